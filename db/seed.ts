@@ -1,0 +1,16 @@
+/** `npm run db:seed`: re-applies any missing default content and the first admin. */
+import { closeDb, getDbHandle } from '../src/server/db/client';
+import { announceAdmin, seed } from '../src/server/db/seed';
+
+getDbHandle()
+  .then(async (h) => {
+    const result = await seed(h.db);
+    console.log(result.inserted.length ? `Seeded: ${result.inserted.join(', ')}` : 'Nothing missing: no rows added.');
+    announceAdmin(result);
+    await closeDb();
+  })
+  .catch(async (err: Error) => {
+    console.error(`Error: ${err.message}`);
+    await closeDb().catch(() => {});
+    process.exit(1);
+  });

@@ -1,0 +1,63 @@
+/**
+ * `npm start`: opens the database (embedded PGlite unless DATABASE_URL), applies migrations, seeds
+ * the first run, makes sure the static pages match the database, then serves everything.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { announceAdmin, seed } from '../src/server/db/seed';
+import { closeDb, getDbHandle } from '../src/server/db/client';
+import { env } from '../src/server/env';
+import { log } from '../src/server/log';
+import { projectRoot } from '../src/server/paths';
+import { createAppServer, type AstroHandler } from '../src/server/web/app-server';
+import { ensureRelease, liveSite } from '../src/server/web/live-site';
+import { buildServer } from './build';
+
+async function main(): Promise<void> {
+  const e = env();
+  const handle = await getDbHandle();
+  announceAdmin(await seed(handle.db, { onlyOnce: true }));
+
+  const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
+  if (!fs.existsSync(entry)) await buildServer();
+  await ensureRelease(handle.db);
+
+  const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+  const server = createAppServer({
+    astro: handler,
+    site: liveSite,
+    isHttps: (req) =>
+      e.TRUST_PROXY ? req.headers['x-forwarded-proto'] === 'https' : Boolean((req.socket as { encrypted?: boolean }).encrypted),
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(e.PORT, e.HOST, resolve);
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : e.PORT;
+  log.info(`serving on http://localhost:${port}/`, { database: handle.kind, where: handle.where });
+  console.log(`\n  Ready: http://localhost:${port}/   (sign in at http://localhost:${port}/auth)\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close();
+    server.closeIdleConnections?.();
+    await closeDb().catch((err) => log.error('closing the database failed', { err }));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch(async (err: Error) => {
+  console.error(`Error: ${err.message}`);
+  await closeDb().catch(() => {});
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import { defineMiddleware } from 'astro:middleware';
+import { SESSION_COOKIE, resolveSession } from './server/auth/session';
+import { getDb } from './server/db/client';
+import { clientAddress } from './server/client-ip';
+import { json } from './server/http';
+import { isCrossSite } from './server/web/csrf';
+
+const STATUS_TEXT: Record<number, string> = { 404: 'Not found', 405: 'Method not allowed' };
+
+/**
+ * Session -> locals on on-demand routes (prerendered pages have no request to read), and a JSON
+ * body for any /api error Astro itself produced (unknown route or method), never an HTML page.
+ */
+export const onRequest = defineMiddleware(async (ctx, next) => {
+  ctx.locals.user = null;
+  ctx.locals.session = null;
+  if (ctx.isPrerendered) return next();
+
+  if (isCrossSite(ctx.request, ctx.url)) {
+    return json({ message: 'Cross-site request refused' }, { status: 403 });
+  }
+  ctx.locals.clientIp = clientAddress(ctx.request, () => ctx.clientAddress);
+  const token = ctx.cookies.get(SESSION_COOKIE)?.value;
+  if (token) {
+    const found = await resolveSession(await getDb(), token);
+    if (found) {
+      ctx.locals.user = found.user;
+      ctx.locals.session = found.session;
+    }
+  }
+
+  const response = await next();
+  const isApi = ctx.url.pathname.toLowerCase().startsWith('/api/');
+  if (isApi && response.status >= 400 && !response.headers.get('content-type')?.includes('application/json')) {
+    return json({ message: STATUS_TEXT[response.status] ?? 'Request failed' }, { status: response.status });
+  }
+  return response;
+});

@@ -1,0 +1,12 @@
+import { getDb } from '../../../server/db/client';
+import { defineHandler, json } from '../../../server/http';
+import { getActiveContactInfo } from '../../../server/services/public-content';
+
+export const prerender = false;
+
+/** The active business contact record, or null. Live (not baked into pages) per DECISIONS.md. */
+export const GET = defineHandler(async () => {
+  return json(await getActiveContactInfo(await getDb()), {
+    headers: { 'cache-control': 'public, max-age=60, stale-while-revalidate=300' },
+  });
+});

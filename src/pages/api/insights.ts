@@ -1,0 +1,10 @@
+import { getDb } from '../../server/db/client';
+import { defineHandler, json } from '../../server/http';
+import { listInsights } from '../../server/services/public-content';
+
+export const prerender = false;
+
+/** Published insights only; drafts are listed by GET /api/admin/insights (DECISIONS.md). */
+export const GET = defineHandler(async () => {
+  return json(await listInsights(await getDb(), { publishedOnly: true }));
+});

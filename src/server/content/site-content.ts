@@ -1,0 +1,74 @@
+import fs from 'node:fs/promises';
+import { CONTENT_SECTIONS, type ContentSection } from '../../shared/constants';
+import { closeDb, getDb, type Db } from '../db/client';
+import {
+  getActiveBlock,
+  getActiveHeader,
+  getActiveHeaderCta,
+  listDocuments,
+  listFeatures,
+  listInsights,
+  listServices,
+} from '../services/public-content';
+
+type Awaited2<T> = T extends Promise<infer U> ? U : T;
+/** Dates become ISO strings: the snapshot travels as JSON between the server and the build. */
+type Jsonify<T> = T extends Date
+  ? string
+  : T extends (infer U)[]
+    ? Jsonify<U>[]
+    : T extends object
+      ? { [K in keyof T]: Jsonify<T[K]> }
+      : T;
+
+async function collect(db: Db) {
+  const blocks = {} as Record<ContentSection, Awaited2<ReturnType<typeof getActiveBlock>>>;
+  for (const section of CONTENT_SECTIONS) blocks[section] = await getActiveBlock(db, section);
+  return {
+    generatedAt: new Date(),
+    header: await getActiveHeader(db),
+    headerCta: await getActiveHeaderCta(db),
+    blocks,
+    homeFeatures: await listFeatures(db, 'home', { activeOnly: true }),
+    aboutFeatures: await listFeatures(db, 'about', { activeOnly: true }),
+    services: await listServices(db, { activeOnly: true }),
+    insights: await listInsights(db, { publishedOnly: true }),
+    documents: await listDocuments(db, { activeOnly: true }),
+  };
+}
+
+/** Everything a static build reads from the database, at one point in time. */
+export type SiteContent = Jsonify<Awaited2<ReturnType<typeof collect>>>;
+
+/** Reads the content from a database (used by the server to write the build's snapshot). */
+export async function snapshotContent(db: Db): Promise<SiteContent> {
+  return JSON.parse(JSON.stringify(await collect(db))) as SiteContent;
+}
+
+export async function writeSnapshot(db: Db, file: string): Promise<SiteContent> {
+  const content = await snapshotContent(db);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, JSON.stringify(content));
+  await fs.rename(tmp, file);
+  return content;
+}
+
+let loaded: Promise<SiteContent> | undefined;
+
+/**
+ * The content for this build. With CONTENT_SNAPSHOT set (the server or `npm run build` wrote it)
+ * the build never opens the database (STACK.md gotcha 12); otherwise it reads the database itself
+ * once and closes it, which is only allowed while no server owns it.
+ */
+export function loadSiteContent(): Promise<SiteContent> {
+  loaded ??= (async () => {
+    const file = process.env.CONTENT_SNAPSHOT;
+    if (file) return JSON.parse(await fs.readFile(file, 'utf8')) as SiteContent;
+    try {
+      return await snapshotContent(await getDb());
+    } finally {
+      await closeDb();
+    }
+  })();
+  return loaded;
+}

@@ -1,0 +1,175 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import { env } from '../env';
+import { log } from '../log';
+import { dataDir, migrationsDir } from '../paths';
+import { acquireDirLock } from './lock';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** Both drivers expose the same query builder; PGlite's instance is typed as this one. */
+export type Db = PostgresJsDatabase<Schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface DbHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Human-readable location (directory or masked URL). */
+  where: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Postgres URL; when absent PGlite is used. */
+  url?: string;
+  /** PGlite directory; absent with no url means in-memory. */
+  dir?: string;
+  /** Postgres search_path schema (tests isolate each file in its own schema). */
+  schemaName?: string;
+  migrate?: boolean;
+}
+
+export function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** Opens a database and applies pending migrations (one transaction: a failure changes nothing). */
+export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
+  const handle = opts.url ? await openPostgres(opts.url, opts.schemaName) : await openPglite(opts.dir);
+  if (opts.migrate !== false) {
+    try {
+      await runMigrations(handle, opts.schemaName);
+    } catch (err) {
+      await handle.close();
+      throw new Error(`Database migration failed; no change was applied: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return handle;
+}
+
+async function openPostgres(url: string, schemaName?: string): Promise<DbHandle> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const sql = postgres(url, {
+    max: 10,
+    connect_timeout: 5,
+    onnotice: () => {},
+    ...(schemaName ? { connection: { search_path: schemaName } } : {}),
+  });
+  try {
+    await sql`select 1`;
+  } catch (err) {
+    await sql.end({ timeout: 1 }).catch(() => {});
+    const e = err as NodeJS.ErrnoException;
+    throw new Error(`Cannot connect to the database at ${maskUrl(url)}: ${e.code ?? ''} ${e.message}`.trim(), {
+      cause: err,
+    });
+  }
+  if (schemaName) await sql.unsafe(`create schema if not exists "${schemaName}"`);
+  const db = drizzle(sql, { schema, casing: 'snake_case' });
+  return { db, kind: 'postgres', where: maskUrl(url), close: () => sql.end({ timeout: 5 }) };
+}
+
+async function openPglite(dir?: string): Promise<DbHandle> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  let release = () => {};
+  if (dir) {
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    release = acquireDirLock(dir);
+  }
+  let client: InstanceType<typeof PGlite>;
+  try {
+    client = dir ? await PGlite.create(dir) : await PGlite.create();
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    where: dir ?? '(in memory)',
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+async function runMigrations(handle: DbHandle, schemaName?: string): Promise<void> {
+  const migrationsFolder = migrationsDir();
+  const config = { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) };
+  if (handle.kind === 'pglite') {
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    await migrate(handle.db as never, config);
+  } else {
+    const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+    await migrate(handle.db, config);
+  }
+}
+
+/*
+ * One handle per process, kept on globalThis: the start script and the bundled server (dist/server)
+ * each carry a copy of this module, and two PGlite instances on one directory would corrupt it.
+ */
+const KEY = Symbol.for('procurement.db');
+type Slot = { promise?: Promise<DbHandle>; handle?: DbHandle };
+function slot(): Slot {
+  const g = globalThis as unknown as Record<symbol, Slot>;
+  g[KEY] ??= {};
+  return g[KEY];
+}
+
+/** The process's database, opened (and migrated) on first use from the environment. */
+export function getDbHandle(): Promise<DbHandle> {
+  const s = slot();
+  if (!s.promise) {
+    const e = env();
+    s.promise = openDatabase(
+      e.DATABASE_URL ? { url: e.DATABASE_URL } : { dir: path.join(dataDir(e.DATA_DIR), 'pglite') },
+    ).then(
+      (h) => {
+        s.handle = h;
+        log.info('database ready', { kind: h.kind, where: h.where });
+        return h;
+      },
+      (err) => {
+        s.promise = undefined;
+        throw err;
+      },
+    );
+  }
+  return s.promise;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDbHandle()).db;
+}
+
+/** Installs an already-open handle as the process's database (tests, scripts). */
+export function setDbHandle(handle: DbHandle | undefined): void {
+  const s = slot();
+  s.handle = handle;
+  s.promise = handle ? Promise.resolve(handle) : undefined;
+}
+
+export async function closeDb(): Promise<void> {
+  const s = slot();
+  const p = s.promise;
+  s.promise = undefined;
+  s.handle = undefined;
+  if (p) await (await p.catch(() => undefined))?.close();
+}
+
+export { schema };

@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, serial, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { timestamps, version } from './columns';
+import { insightCategory } from './enums';
+
+export const insights = pgTable(
+  'insight',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    slug: varchar('slug', { length: 200 }).notNull().unique(),
+    category: insightCategory('category').notNull().default('industry_spotlights'),
+    excerpt: text('excerpt').notNull(),
+    content: text('content').notNull(),
+    isPublished: boolean('is_published').notNull().default(false),
+    /** Set when published, cleared when unpublished (SPEC 4). */
+    publicationDate: timestamp('publication_date', { withTimezone: true }),
+    readMinutes: integer('read_minutes').notNull().default(5),
+    authorName: text('author_name').notNull(),
+    authorTitle: text('author_title').notNull(),
+    featuredImage: text('featured_image'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    relatedInsights: integer('related_insights').array().notNull().default(sql`'{}'::integer[]`),
+    ...version,
+    ...timestamps,
+  },
+  (t) => [
+    check('insight_read_minutes_min', sql`${t.readMinutes} >= 1`),
+    check('insight_slug_format', sql`${t.slug} ~ '^[a-z0-9-]+$'`),
+    index('insight_published_idx').on(t.isPublished, t.publicationDate),
+  ],
+);
+export type Insight = typeof insights.$inferSelect;

@@ -1,0 +1,117 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './auth';
+import { timestamps, version } from './columns';
+import { outboxStatus, submissionStatus, templateType } from './enums';
+
+export const contactSubmissions = pgTable(
+  'contact_submission',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    company: text('company'),
+    phone: text('phone'),
+    message: text('message').notNull(),
+    status: submissionStatus('status').notNull().default('pending'),
+    /** Suspected spam is kept and flagged, never dropped (DECISIONS.md). */
+    isSpam: boolean('is_spam').notNull().default(false),
+    spamReason: text('spam_reason'),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    ...timestamps,
+  },
+  (t) => [index('contact_submission_created_idx').on(t.createdAt)],
+);
+export type ContactSubmission = typeof contactSubmissions.$inferSelect;
+
+export const contactResponses = pgTable(
+  'contact_response',
+  {
+    id: serial('id').primaryKey(),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => contactSubmissions.id, { onDelete: 'cascade' }),
+    message: text('message').notNull(),
+    sentBy: text('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    outboxId: integer('outbox_id'),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('contact_response_submission_idx').on(t.submissionId)],
+);
+export type ContactResponse = typeof contactResponses.$inferSelect;
+
+/** Business contact information; at most one active record (partial unique index). */
+export const contactInfo = pgTable(
+  'contact_info',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    address: text('address').notNull(),
+    businessHours: text('business_hours').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    displayEmail: boolean('display_email').notNull().default(true),
+    displayPhone: boolean('display_phone').notNull().default(true),
+    displayAddress: boolean('display_address').notNull().default(true),
+    displayBusinessHours: boolean('display_business_hours').notNull().default(true),
+    ...version,
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('contact_info_one_active').on(t.isActive).where(sql`${t.isActive}`)],
+);
+export type ContactInfo = typeof contactInfo.$inferSelect;
+
+/** E-mail templates; at most one active per type (partial unique index). */
+export const emailTemplates = pgTable(
+  'email_template',
+  {
+    id: serial('id').primaryKey(),
+    templateType: templateType('template_type').notNull().default('contact_response'),
+    name: text('name').notNull(),
+    headerBgColor: text('header_bg_color').notNull(),
+    headerTextColor: text('header_text_color').notNull(),
+    contentBgColor: text('content_bg_color').notNull(),
+    contentTextColor: text('content_text_color').notNull(),
+    accentColor: text('accent_color').notNull(),
+    fontFamily: text('font_family').notNull(),
+    companyLogo: text('company_logo'),
+    footerText: text('footer_text').notNull(),
+    signatureName: text('signature_name').notNull(),
+    signatureEmail: text('signature_email').notNull(),
+    signatureWebsite: text('signature_website').notNull(),
+    isActive: boolean('is_active').notNull().default(false),
+    ...version,
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('email_template_one_active_per_type').on(t.templateType).where(sql`${t.isActive}`)],
+);
+export type EmailTemplate = typeof emailTemplates.$inferSelect;
+
+/**
+ * Every outgoing e-mail is written here first, in the same transaction as what caused it, then
+ * delivered by a worker that claims rows with FOR UPDATE SKIP LOCKED and retries with backoff.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    replyTo: text('reply_to'),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    status: outboxStatus('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    messageId: text('message_id'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    submissionId: integer('submission_id').references(() => contactSubmissions.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+);
+export type MailOutboxRow = typeof mailOutbox.$inferSelect;

@@ -1,0 +1,64 @@
+import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { publishJobStatus } from './enums';
+
+/** Small key/value facts about this installation (seeded-at marker, publish state). */
+export const appMeta = pgTable('app_meta', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+});
+
+/** One row per coalesced publish batch (a local build or a webhook call). */
+export const publishJobs = pgTable(
+  'publish_job',
+  {
+    id: serial('id').primaryKey(),
+    status: publishJobStatus('status').notNull().default('queued'),
+    /** 'local' or 'webhook'. */
+    mode: text('mode').notNull(),
+    reason: text('reason'),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    durationMs: integer('duration_ms'),
+    releaseId: text('release_id'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+  },
+  (t) => [index('publish_job_status_idx').on(t.status, t.requestedAt)],
+);
+export type PublishJob = typeof publishJobs.$inferSelect;
+
+/** Each webhook call made for a publish job. */
+export const publishAttempts = pgTable('publish_attempt', {
+  id: serial('id').primaryKey(),
+  jobId: integer('job_id')
+    .notNull()
+    .references(() => publishJobs.id, { onDelete: 'cascade' }),
+  attempt: integer('attempt').notNull(),
+  statusCode: integer('status_code'),
+  error: text('error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Who changed what, when, with a before/after summary. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ipAddress: text('ip_address'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt)],
+);
+export type AuditEntry = typeof auditLog.$inferSelect;

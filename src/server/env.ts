@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  /** Postgres connection string; unset means embedded PGlite in DATA_DIR/pglite. */
+  DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  DATA_DIR: z.string().default('./data'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  SITE_URL: z.string().url().default('http://localhost:4321'),
+  ADMIN_USERNAME: z.string().min(3).max(64).optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
+  AUTH_SECRET: z.string().min(32).optional(),
+  ALLOW_REGISTRATION: bool,
+  TRUST_PROXY: bool,
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Procurement Services <no-reply@localhost>'),
+  CONTACT_NOTIFY_TO: z.string().optional(),
+  REBUILD_WEBHOOK_URL: z.string().url().optional(),
+  REBUILD_WEBHOOK_SECRET: z.string().optional(),
+  REBUILD_WEBHOOK_SECRET_HEADER: z.string().default('x-webhook-secret'),
+  BLOB_READ_WRITE_TOKEN: z.string().optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  MICROSOFT_CLIENT_ID: z.string().optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().optional(),
+  MICROSOFT_TENANT_ID: z.string().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+/** Parses process.env on first use (never at import time, so builds and unit tests need nothing). */
+export function env(): Env {
+  if (!cached) {
+    const parsed = envSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+      throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** Tests change process.env between files; this forgets the parsed copy. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

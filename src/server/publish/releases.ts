@@ -1,0 +1,131 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { SiteContent } from '../content/site-content';
+import { log } from '../log';
+import { projectRoot } from '../paths';
+import { precompress } from '../web/static-site';
+import { expectedFiles } from './routes';
+
+export interface ReleaseInfo {
+  id: string;
+  contentHash: string;
+  codeVersion: string;
+  builtAt: string;
+  durationMs: number;
+  pages: number;
+}
+
+/** Inside the project (STACK.md gotcha 7); each server with its own data uses its own (RELEASES_DIR). */
+export function releasesDir(): string {
+  return path.resolve(projectRoot(), process.env.RELEASES_DIR || '.releases');
+}
+
+export function releaseClientDir(id: string): string {
+  return path.join(releasesDir(), id, 'client');
+}
+
+/** A hash of what a build reads, without the moment it was read. */
+export function contentHash(content: SiteContent): string {
+  const { generatedAt: _ignored, ...rest } = content;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('hex').slice(0, 16);
+}
+
+/** Identifies the server code: a release built by other code is rebuilt at start. */
+export async function codeVersion(): Promise<string> {
+  const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
+  const stat = await fs.stat(entry).catch(() => undefined);
+  return stat ? String(Math.floor(stat.mtimeMs)) : 'none';
+}
+
+export async function currentRelease(): Promise<ReleaseInfo | null> {
+  try {
+    const id = await fs.readlink(path.join(releasesDir(), 'current'));
+    return JSON.parse(await fs.readFile(path.join(releasesDir(), id, 'release.json'), 'utf8')) as ReleaseInfo;
+  } catch {
+    return null;
+  }
+}
+
+function runAstroBuild(outDir: string, snapshotFile: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const astroBin = path.join(projectRoot(), 'node_modules', 'astro', 'astro.js');
+    const child = spawn(process.execPath, [astroBin, 'build', '--outDir', outDir, '--silent'], {
+      cwd: projectRoot(),
+      env: { ...process.env, CONTENT_SNAPSHOT: snapshotFile, ASTRO_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output = (output + d).slice(-4000)));
+    child.stderr.on('data', (d) => (output = (output + d).slice(-4000)));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`)),
+    );
+  });
+}
+
+/**
+ * Builds the static pages for `content` into a new release directory and checks it; the live
+ * release is untouched until `activateRelease`. A failed build removes its own directory.
+ */
+export async function buildRelease(content: SiteContent): Promise<ReleaseInfo> {
+  const started = Date.now();
+  const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+  const dir = path.join(releasesDir(), id);
+  await fs.mkdir(dir, { recursive: true });
+  // Beside the release, not in it: astro build empties its outDir first.
+  const snapshotFile = path.join(releasesDir(), `${id}.content.json`);
+  await fs.writeFile(snapshotFile, JSON.stringify(content));
+  try {
+    await runAstroBuild(dir, snapshotFile);
+    const client = path.join(dir, 'client');
+    const missing: string[] = [];
+    for (const file of expectedFiles(content)) {
+      const ok = await fs.stat(path.join(client, file)).then((s) => s.isFile() && s.size > 0, () => false);
+      if (!ok) missing.push(file);
+    }
+    if (missing.length) throw new Error(`build is missing ${missing.length} page(s): ${missing.slice(0, 5).join(', ')}`);
+    await fs.rm(path.join(dir, 'server'), { recursive: true, force: true });
+    await precompress(client);
+    const pages = (await fs.readdir(client, { recursive: true })).filter((f) => String(f).endsWith('.html')).length;
+    const info: ReleaseInfo = {
+      id,
+      contentHash: contentHash(content),
+      codeVersion: await codeVersion(),
+      builtAt: new Date().toISOString(),
+      durationMs: Date.now() - started,
+      pages,
+    };
+    await fs.writeFile(path.join(dir, 'release.json'), JSON.stringify(info, null, 2));
+    return info;
+  } catch (err) {
+    await fs.rm(dir, { recursive: true, force: true });
+    throw err;
+  } finally {
+    await fs.rm(snapshotFile, { force: true });
+  }
+}
+
+/** Points `.releases/current` at a release with an atomic rename of a fresh symlink. */
+export async function activateRelease(id: string): Promise<void> {
+  const link = path.join(releasesDir(), 'current');
+  const tmp = `${link}.${process.pid}.${randomBytes(3).toString('hex')}`;
+  await fs.symlink(id, tmp);
+  await fs.rename(tmp, link);
+  log.info('release activated', { id });
+}
+
+/** Removes releases other than the current one older than the grace period. */
+export async function pruneReleases(graceMs = 10 * 60 * 1000, keep = 2): Promise<void> {
+  const current = (await currentRelease())?.id;
+  const entries = await fs.readdir(releasesDir(), { withFileTypes: true }).catch(() => []);
+  const dirs = entries.filter((e) => e.isDirectory() && e.name !== current).map((e) => e.name).sort().reverse();
+  for (const name of dirs.slice(keep)) {
+    const stat = await fs.stat(path.join(releasesDir(), name)).catch(() => undefined);
+    if (stat && Date.now() - stat.mtimeMs > graceMs) {
+      await fs.rm(path.join(releasesDir(), name), { recursive: true, force: true });
+    }
+  }
+}

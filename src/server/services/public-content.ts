@@ -1,0 +1,114 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSection } from '../../shared/constants';
+import { PUBLIC_CONTENT_SECTIONS } from '../../shared/constants';
+import type { Db } from '../db/client';
+import {
+  contactInfo,
+  contentBlocks,
+  documents,
+  features,
+  headerContent,
+  headerCta,
+  insights,
+  services,
+  type ContentBlock,
+} from '../db/schema';
+import { HttpError } from '../http';
+
+/** The spec names the flag both `active` and `isActive`; answers carry both. */
+export function presentBlock(block: ContentBlock) {
+  return { ...block, active: block.isActive };
+}
+
+export function isPublicSection(section: string): section is PublicContentSection {
+  return (PUBLIC_CONTENT_SECTIONS as readonly string[]).includes(section);
+}
+
+/** The newest active block of a section, or null. */
+export async function getActiveBlock(db: Db, section: ContentSection) {
+  const [row] = await db
+    .select()
+    .from(contentBlocks)
+    .where(and(eq(contentBlocks.section, section), eq(contentBlocks.isActive, true)))
+    .orderBy(desc(contentBlocks.updatedAt), desc(contentBlocks.id))
+    .limit(1);
+  return row ? presentBlock(row) : null;
+}
+
+export async function getActiveHeader(db: Db) {
+  const [row] = await db
+    .select()
+    .from(headerContent)
+    .where(eq(headerContent.isActive, true))
+    .orderBy(desc(headerContent.updatedAt), desc(headerContent.id))
+    .limit(1);
+  return row ? { ...row, active: row.isActive } : null;
+}
+
+export async function getActiveHeaderCta(db: Db) {
+  const [row] = await db.select().from(headerCta).where(eq(headerCta.isActive, true)).limit(1);
+  return row ? { ...row, active: row.isActive } : null;
+}
+
+/** `GET /api/content/{section}/active` for every section; unknown sections are a 404. */
+export async function getActiveContent(db: Db, section: string) {
+  if (!isPublicSection(section)) throw new HttpError(404, `Unknown content section: ${section}`);
+  if (section === 'header') return getActiveHeader(db);
+  if (section === 'header-cta') return getActiveHeaderCta(db);
+  return getActiveBlock(db, section);
+}
+
+export async function listFeatures(db: Db, section: FeatureSection, opts: { activeOnly: boolean }) {
+  const where = opts.activeOnly
+    ? and(eq(features.section, section), eq(features.isActive, true))
+    : eq(features.section, section);
+  return db.select().from(features).where(where).orderBy(asc(features.displayOrder), asc(features.id));
+}
+
+export async function listServices(db: Db, opts: { activeOnly: boolean }) {
+  return db
+    .select()
+    .from(services)
+    .where(opts.activeOnly ? eq(services.isActive, true) : undefined)
+    .orderBy(asc(services.displayOrder), asc(services.id));
+}
+
+/** Newest first: published ones by publication date, drafts (admin lists) by creation. */
+export async function listInsights(db: Db, opts: { publishedOnly: boolean }) {
+  return db
+    .select()
+    .from(insights)
+    .where(opts.publishedOnly ? eq(insights.isPublished, true) : undefined)
+    .orderBy(sql`${insights.publicationDate} desc nulls last`, desc(insights.createdAt), desc(insights.id));
+}
+
+export async function listDocuments(db: Db, opts: { activeOnly: boolean }) {
+  return db
+    .select()
+    .from(documents)
+    .where(opts.activeOnly ? eq(documents.isActive, true) : undefined)
+    .orderBy(asc(documents.displayOrder), desc(documents.createdAt), desc(documents.id));
+}
+
+/** The public capability or onboarding document: the first active one of that category. */
+export async function getPublicDocument(db: Db, category: Extract<DocumentCategory, 'capability' | 'onboarding'>) {
+  const [row] = await db
+    .select({
+      id: documents.id,
+      title: documents.title,
+      filePath: documents.filePath,
+      fileName: documents.fileName,
+      fileSize: documents.fileSize,
+      fileType: documents.fileType,
+    })
+    .from(documents)
+    .where(and(eq(documents.category, category), eq(documents.isActive, true)))
+    .orderBy(asc(documents.displayOrder), desc(documents.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function getActiveContactInfo(db: Db) {
+  const [row] = await db.select().from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
+  return row ?? null;
+}

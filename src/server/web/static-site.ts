@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { htmlCsp, inlineScriptHashes } from './security-headers';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.pdf': 'application/pdf',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.xml', '.txt', '.svg', '.webmanifest']);
+
+export interface StaticFile {
+  body: Buffer;
+  br?: Buffer;
+  gz?: Buffer;
+  type: string;
+  etag: string;
+  cacheControl: string;
+  csp?: string;
+}
+
+async function walk(dir: string, base = dir, out: string[] = []): Promise<string[]> {
+  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) await walk(full, base, out);
+    else if (entry.isFile()) out.push(path.relative(base, full));
+  }
+  return out;
+}
+
+/** Writes `.br` and `.gz` beside every compressible file (run once per build). */
+export async function precompress(dir: string): Promise<void> {
+  const files = (await walk(dir)).filter((f) => COMPRESSIBLE.has(path.extname(f)));
+  await Promise.all(
+    files.map(async (rel) => {
+      const full = path.join(dir, rel);
+      const body = await fs.readFile(full);
+      if (body.length < 256) return;
+      const [br, gz] = await Promise.all([
+        brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        gzip(body, { level: 9 }),
+      ]);
+      await Promise.all([fs.writeFile(`${full}.br`, br), fs.writeFile(`${full}.gz`, gz)]);
+    }),
+  );
+}
+
+function cacheControlFor(rel: string): string {
+  if (rel.startsWith('_astro/')) return 'public, max-age=31536000, immutable';
+  if (rel.endsWith('.html')) return 'public, max-age=0, must-revalidate';
+  return 'public, max-age=3600';
+}
+
+/** URL path → file key. `/about` → `about.html`, `/` → `index.html`. */
+export type StaticMap = Map<string, StaticFile>;
+
+/** Loads a built client directory into memory with its precompressed variants and per-page CSP. */
+export async function loadStaticSite(dir: string): Promise<StaticMap> {
+  const map: StaticMap = new Map();
+  const files = (await walk(dir)).filter((f) => !f.endsWith('.br') && !f.endsWith('.gz'));
+  await Promise.all(
+    files.map(async (rel) => {
+      const full = path.join(dir, rel);
+      const ext = path.extname(rel);
+      const body = await fs.readFile(full);
+      const [br, gz] = await Promise.all([
+        fs.readFile(`${full}.br`).catch(() => undefined),
+        fs.readFile(`${full}.gz`).catch(() => undefined),
+      ]);
+      const file: StaticFile = {
+        body,
+        br,
+        gz,
+        type: TYPES[ext] ?? 'application/octet-stream',
+        etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
+        cacheControl: cacheControlFor(rel.split(path.sep).join('/')),
+      };
+      if (ext === '.html') file.csp = htmlCsp(inlineScriptHashes(body.toString('utf8')));
+      map.set('/' + rel.split(path.sep).join('/'), file);
+    }),
+  );
+  return map;
+}
+
+/** The file for a request path: exact file, `{path}.html`, or `{path}/index.html`. */
+export function lookup(map: StaticMap, pathname: string): StaticFile | undefined {
+  let p: string;
+  try {
+    p = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  if (p.includes('\0') || p.includes('..')) return undefined;
+  if (p.length > 1 && p.endsWith('/')) p = p.replace(/\/+$/, '');
+  if (p === '/' || p === '') return map.get('/index.html');
+  return map.get(p) ?? map.get(`${p}.html`) ?? map.get(`${p}/index.html`);
+}

@@ -1,0 +1,163 @@
+/**
+ * Enumerations and limits of SPEC.md sections 3 and 9, written once.
+ * Each tuple feeds both `z.enum` (src/shared/schemas) and `pgEnum` (src/server/db/schema).
+ */
+
+/** Generic content-block sections stored in `content_blocks` (header and header-cta have their own tables). */
+export const CONTENT_SECTIONS = [
+  'intro',
+  'home_cta',
+  'about',
+  'about_mission',
+  'services_hero',
+  'services_overview',
+  'home_services',
+] as const;
+export type ContentSection = (typeof CONTENT_SECTIONS)[number];
+
+/** Every section served by `GET /api/content/{section}/active`. */
+export const PUBLIC_CONTENT_SECTIONS = [...CONTENT_SECTIONS, 'header', 'header-cta'] as const;
+export type PublicContentSection = (typeof PUBLIC_CONTENT_SECTIONS)[number];
+
+export const BUTTON_STYLES = ['primary', 'secondary', 'outline', 'ghost'] as const;
+export type ButtonStyle = (typeof BUTTON_STYLES)[number];
+
+export const FEATURE_SECTIONS = ['home', 'about'] as const;
+export type FeatureSection = (typeof FEATURE_SECTIONS)[number];
+
+/** Service icon options (SPEC 3), value → label. */
+export const SERVICE_ICONS = [
+  'chart-bar',
+  'users',
+  'check-circle',
+  'shield',
+  'clock',
+  'lightbulb',
+  'code',
+  'cog',
+  'database',
+  'wrench',
+  'presentation-chart',
+  'clipboard-list',
+] as const;
+export type ServiceIcon = (typeof SERVICE_ICONS)[number];
+export const SERVICE_ICON_LABELS: Record<ServiceIcon, string> = {
+  'chart-bar': 'Chart',
+  users: 'Team',
+  'check-circle': 'Check',
+  shield: 'Shield',
+  clock: 'Clock',
+  lightbulb: 'Lightbulb',
+  code: 'Code',
+  cog: 'Cog',
+  database: 'Database',
+  wrench: 'Wrench',
+  'presentation-chart': 'Presentation',
+  'clipboard-list': 'Clipboard',
+};
+
+export const INSIGHT_CATEGORIES = [
+  'industry_spotlights',
+  'market_analysis',
+  'case_studies',
+  'research',
+  'expert_advice',
+] as const;
+export type InsightCategory = (typeof INSIGHT_CATEGORIES)[number];
+
+export const DOCUMENT_CATEGORIES = [
+  'capability',
+  'onboarding',
+  'brochure',
+  'case-study',
+  'whitepaper',
+  'presentation',
+  'other',
+] as const;
+export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
+export const DOCUMENT_CATEGORY_LABELS: Record<DocumentCategory, string> = {
+  capability: 'Capability Statement',
+  onboarding: 'OEM Onboarding Kit',
+  brochure: 'Service Brochure',
+  'case-study': 'Case Study',
+  whitepaper: 'White Paper',
+  presentation: 'Presentation',
+  other: 'Other',
+};
+
+export const SUBMISSION_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+export const TEMPLATE_TYPES = ['contact_notification', 'contact_response'] as const;
+export type TemplateType = (typeof TEMPLATE_TYPES)[number];
+
+export const USER_ROLES = ['admin', 'user'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const OUTBOX_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+export const PUBLISH_JOB_STATUSES = ['queued', 'building', 'succeeded', 'failed'] as const;
+export type PublishJobStatus = (typeof PUBLISH_JOB_STATUSES)[number];
+
+export const PUBLISH_STATES = ['idle', 'queued', 'building', 'failed'] as const;
+export type PublishState = (typeof PUBLISH_STATES)[number];
+
+export const UPLOAD_KINDS = ['image', 'document'] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+
+export const FONT_STACKS = [
+  "'Segoe UI', Tahoma, Geneva, Verdana, sans-serif",
+  "'Open Sans', Arial, sans-serif",
+  'Arial, Helvetica, sans-serif',
+  "Georgia, 'Times New Roman', serif",
+  'Roboto, Arial, sans-serif',
+] as const;
+
+/** SPEC 9 limits. */
+export const LIMITS = {
+  headerScrollThreshold: 10,
+  contactNameMin: 2,
+  contactMessageMin: 10,
+  contactSuccessMs: 5000,
+  contactInfoStaleMs: 300_000,
+  adminContactInfoStaleMs: 60_000,
+  submissionPollMs: 30_000,
+  documentsPlaceholderCards: 6,
+  insightsSkeletonCards: 6,
+  insightSummaryMin: 10,
+  insightSummaryMax: 200,
+  insightContentMin: 50,
+  insightReadMinutesDefault: 5,
+  insightListReadMin: 3,
+  wordsPerMinuteChars: 200,
+  excerptFallbackChars: 150,
+  imageMaxBytes: 5 * 1024 * 1024,
+  documentMaxBytes: 50 * 1024 * 1024,
+  loginMin: 3,
+  passwordMinSignIn: 6,
+  /** OWASP ASVS level 2 (V2.1.1/V2.1.2), above the spec's 6: see DECISIONS.md. */
+  passwordMin: 8,
+  passwordMax: 128,
+  codeLength: 6,
+  toastLimit: 1,
+  toastRemoveDelayMs: 1_000_000,
+  /** Maximum lengths enforced on every stored text (not in the spec; server hardening). */
+  shortText: 200,
+  mediumText: 2000,
+  longText: 100_000,
+  url: 2048,
+} as const;
+
+/** Static marketing figures (SPEC 9). */
+export const MARKETING_FIGURES = {
+  activeContracts: '24',
+  supplierPerformance: '92%',
+  budgetUtilisation: '67%',
+  onTimeDelivery: '98%',
+  budgetManaged: '$2.4M+',
+  costSavings: '15%',
+  contractsCompleted: '500+',
+} as const;
+
+export const NAICS_CODES = ['423430', '443142', '334111', '334310', '333924', '333241'] as const;

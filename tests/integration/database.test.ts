@@ -1,0 +1,76 @@
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentBlocks, emailTemplates, features, headerCta, insights, services, users } from '../../src/server/db/schema';
+import { seed } from '../../src/server/db/seed';
+import type { DbHandle } from '../../src/server/db/client';
+import { openTestDatabase } from './helpers/db';
+
+let h: DbHandle;
+beforeAll(async () => {
+  h = await openTestDatabase();
+});
+afterAll(() => h?.close());
+
+async function rows(table: Parameters<DbHandle['db']['select']>[0] extends never ? never : any) {
+  const [r] = await h.db.select({ n: count() }).from(table);
+  return r!.n;
+}
+
+describe('[DB] seed', () => {
+  it('stores the fallback copy, one template of each type and a first admin', async () => {
+    process.env.ADMIN_USERNAME = 'owner';
+    process.env.ADMIN_PASSWORD = 'correct horse battery';
+    const first = await seed(h.db);
+    expect(first.admin).toMatchObject({ username: 'owner' });
+    expect(first.admin?.generatedPassword).toBeUndefined();
+    expect(await rows(contentBlocks)).toBe(7);
+    expect(await rows(features)).toBe(6);
+    expect(await rows(services)).toBe(3);
+    expect(await rows(emailTemplates)).toBe(2);
+    const [admin] = await h.db.select().from(users).where(eq(users.username, 'owner'));
+    expect(admin?.role).toBe('admin');
+  });
+
+  it('is idempotent: running again adds nothing', async () => {
+    const again = await seed(h.db);
+    expect(again.inserted).toEqual([]);
+    const once = await seed(h.db, { onlyOnce: true });
+    expect(once.inserted).toEqual([]);
+    expect(await rows(features)).toBe(6);
+    expect(await rows(users)).toBe(1);
+  });
+
+  it('db:seed re-applies a missing row; the start-up seed does not', async () => {
+    await h.db.delete(services).where(eq(services.title, 'Supplier Management & Sourcing'));
+    expect((await seed(h.db, { onlyOnce: true })).inserted).toEqual([]);
+    expect(await rows(services)).toBe(2);
+    expect((await seed(h.db)).inserted).toEqual(['service:Supplier Management & Sourcing']);
+    expect(await rows(services)).toBe(3);
+  });
+});
+
+describe('[DB] constraints', () => {
+  const insight = { title: 'T', excerpt: 'An excerpt', content: 'c'.repeat(60), authorName: 'A', authorTitle: 'B' };
+
+  it('insight slugs are unique and lowercase-hyphenated', async () => {
+    await h.db.insert(insights).values({ ...insight, slug: 'unique-slug' });
+    await expect(h.db.insert(insights).values({ ...insight, slug: 'unique-slug' })).rejects.toThrow();
+    await expect(h.db.insert(insights).values({ ...insight, slug: 'Bad Slug' })).rejects.toThrow();
+  });
+
+  it('only one header CTA can be active', async () => {
+    await expect(h.db.insert(headerCta).values({ buttonText: 'x', buttonLink: '/x', isActive: true })).rejects.toThrow();
+    await h.db.insert(headerCta).values({ buttonText: 'x', buttonLink: '/x', isActive: false });
+  });
+
+  it('displayOrder cannot be negative', async () => {
+    await expect(h.db.insert(features).values({ title: 'a', description: 'b', icon: 'c', displayOrder: -1 })).rejects.toThrow();
+  });
+
+  it('updated_at moves on update', async () => {
+    const [before] = await h.db.select().from(contentBlocks).where(eq(contentBlocks.section, 'intro'));
+    await new Promise((r) => setTimeout(r, 5));
+    const [after] = await h.db.update(contentBlocks).set({ title: 'New' }).where(eq(contentBlocks.id, before!.id)).returning();
+    expect(after!.updatedAt.getTime()).toBeGreaterThan(before!.updatedAt.getTime());
+  });
+});

@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitest/config';
+
+// CI asks for machine-readable results as well (.ci/run sums them).
+const reportDir = process.env.TEST_REPORT_DIR;
+const reportName = `${process.env.TEST_REPORT_PREFIX ?? ''}vitest-${process.env.npm_lifecycle_event ?? 'run'}.json`;
+
+export default defineConfig({
+  test: {
+    reporters: reportDir ? ['default', 'json'] : ['default'],
+    outputFile: reportDir ? { json: `${reportDir}/${reportName}` } : undefined,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          sequence: { groupOrder: 1 },
+          include: ['tests/integration/**/*.test.ts'],
+          environment: 'node',
+          // Each file gets its own process and a clean database (PGlite in memory, or a fresh
+          // Postgres schema when DATABASE_URL is set); opening + migrating takes a few seconds.
+          pool: 'forks',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          maxWorkers: 2,
+          env: { LOG_LEVEL: 'warn', SITE_URL: 'http://localhost:4321' },
+        },
+      },
+    ],
+  },
+});
