@@ -13,6 +13,7 @@ import { projectRoot } from '../src/server/paths';
 import { createAppServer, type AstroHandler } from '../src/server/web/app-server';
 import { ensureRelease, liveSite } from '../src/server/web/live-site';
 import { buildServer } from './build';
+import { startPublisher } from '../src/server/publish/publisher';
 
 async function main(): Promise<void> {
   const e = env();
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
   if (!fs.existsSync(entry)) await buildServer();
   await ensureRelease(handle.db);
+  startPublisher();
 
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   const server = createAppServer({

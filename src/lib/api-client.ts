@@ -1,0 +1,53 @@
+/**
+ * The one fetch wrapper (SPEC 7): sends the session cookie, sends and reads JSON, and raises
+ * `ApiError` whose message is `"{status}: {response text or status text}"`.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    statusText: string,
+  ) {
+    super(`${status}: ${body || statusText}`);
+    this.name = 'ApiError';
+  }
+
+  /** The server's `{ message }` when the body is JSON, else the raw text. */
+  get serverMessage(): string {
+    try {
+      const parsed = JSON.parse(this.body) as { message?: unknown };
+      if (typeof parsed.message === 'string') return parsed.message;
+    } catch {
+      /* not JSON */
+    }
+    return this.body || this.message;
+  }
+}
+
+export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, credentials: 'include', headers: {} };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] = 'application/json';
+  }
+  const res = await fetch(url, init);
+  if (!res.ok) throw new ApiError(res.status, await res.text().catch(() => ''), res.statusText);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const api = {
+  get: <T>(url: string) => apiRequest<T>('GET', url),
+  post: <T>(url: string, body?: unknown) => apiRequest<T>('POST', url, body ?? {}),
+  patch: <T>(url: string, body: unknown) => apiRequest<T>('PATCH', url, body),
+  put: <T>(url: string, body: unknown) => apiRequest<T>('PUT', url, body),
+  delete: <T>(url: string) => apiRequest<T>('DELETE', url),
+};
+
+/** A message for a toast: the server's message when there is one. */
+export function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) return err.serverMessage || fallback;
+  if (err instanceof Error && err.message) return err.message;
+  return fallback;
+}
