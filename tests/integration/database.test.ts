@@ -19,6 +19,7 @@ async function rows(table: Parameters<DbHandle['db']['select']>[0] extends never
 describe('[DB] seed', () => {
   it('stores the fallback copy, one template of each type and a first admin', async () => {
     process.env.ADMIN_USERNAME = 'owner';
+    process.env.ADMIN_EMAIL = 'owner@example.com';
     process.env.ADMIN_PASSWORD = 'correct horse battery';
     const first = await seed(h.db);
     expect(first.admin).toMatchObject({ username: 'owner' });

@@ -7,6 +7,9 @@ import { seed } from '../../../src/server/db/seed';
 import { createAppServer, type AstroHandler } from '../../../src/server/web/app-server';
 import { openTestDatabase } from './db';
 
+/** The first admin the seed creates in integration tests (vitest.config.ts env). */
+export const TEST_ADMIN = { username: 'admin', email: 'admin@example.com', password: 'integration-admin-pw' };
+
 export interface TestServer {
   url: string;
   db: Db;
