@@ -78,7 +78,9 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     const notFound = () => {
       if (res.headersSent) return res.end();
       if (isApiPath(pathname)) return sendJson(res, 404, { message: 'Not found' });
-      const page = opts.site().get('/404.html');
+      // A section may have its own not-found page (e.g. /insights/404.html: 'Insight Not Found').
+      const section = pathname.split('/')[1];
+      const page = (section && opts.site().get(`/${section}/404.html`)) || opts.site().get('/404.html');
       if (page) return sendStatic(req, res, page, 404);
       res.statusCode = 404;
       res.end('Not found');
