@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { ToastProvider, useToast } from '../ui/toast';
 import { apiRequest, errorMessage } from '../../lib/api-client';
 import { CONTACT_RULES, contactErrors, type ContactField } from '../../shared/contact-rules';
@@ -29,6 +29,22 @@ function ContactFormInner({ successMs }: { successMs: number }) {
   const honeypot = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const thanks = useRef<HTMLHeadingElement>(null);
+
+  // The form is server-rendered and hydrates when visible: keep anything typed before that.
+  useLayoutEffect(() => {
+    const el = form.current;
+    if (!el) return;
+    const typed = { ...EMPTY };
+    let any = false;
+    for (const name of Object.keys(EMPTY) as ContactField[]) {
+      const input = el.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null;
+      if (input?.value) {
+        typed[name] = input.value;
+        any = true;
+      }
+    }
+    if (any) setValues(typed);
+  }, []);
 
   useEffect(() => {
     if (status !== 'sent') return;
