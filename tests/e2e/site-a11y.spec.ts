@@ -2,6 +2,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import { NOT_FOUND_PAGES, PUBLIC_PAGES } from './site-helpers';
 
+// axe over a whole page takes 10–30 s on a busy two-core machine.
+test.describe.configure({ timeout: 90_000 });
+
 const pages = [...PUBLIC_PAGES.map((p) => p.path), ...NOT_FOUND_PAGES.map((p) => p.path)];
 
 for (const width of [390, 1280]) {
