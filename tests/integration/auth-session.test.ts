@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '../../src/server/auth/clock';
 import { sessions, users } from '../../src/server/db/schema';
 import { makeUser, passwordStep } from './helpers/auth';
@@ -13,7 +13,6 @@ afterAll(async () => {
   resetClock();
   await server?.close();
 });
-afterEach(() => resetClock());
 
 describe('sign-in and sessions', () => {
   it('[AUTH][LOGIN]: a correct password answers the spec shape and sets an HttpOnly session cookie plus the header hint', async () => {
