@@ -14,6 +14,7 @@ import { createAppServer, type AstroHandler } from '../src/server/web/app-server
 import { ensureRelease, liveSite } from '../src/server/web/live-site';
 import { buildServer } from './build';
 import { startPublisher } from '../src/server/publish/publisher';
+import { startMailWorker } from '../src/server/mail/worker';
 
 async function main(): Promise<void> {
   const e = env();
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(entry)) await buildServer();
   await ensureRelease(handle.db);
   startPublisher();
+  startMailWorker();
 
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   const server = createAppServer({

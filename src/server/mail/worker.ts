@@ -55,7 +55,7 @@ export async function deliverDue(db: Db, transport: MailTransport, opts: { now?:
     } catch (err) {
       failed++;
       const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
-      log.warn(giveUp ? 'mail delivery failed for good' : 'mail delivery failed; will retry', { id: row.id, attempts: row.attempts, err });
+      log.warn(giveUp ? 'mail delivery failed for good' : 'mail delivery failed; will retry', { id: row.id, attempts: row.attempts, error: String((err as Error)?.message ?? err) });
       await db
         .update(mailOutbox)
         .set({
