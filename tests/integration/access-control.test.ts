@@ -95,12 +95,12 @@ beforeAll(async () => {
   const plain = await makeUser(server, 'plainuser', 'plain-user-password');
   userCookie = await signIn(server, plain.username, plain.password);
   adminCookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
-});
+}, 180_000);
 afterAll(async () => {
   await server?.close();
 });
 
-describe('access control on every endpoint', () => {
+describe('access control on every endpoint', { timeout: 120_000 }, () => {
   it('[AUTH][WALK]: finds every endpoint file and at least one exported method in each', () => {
     expect(routes.length).toBeGreaterThanOrEqual(20);
     for (const r of routes) expect(r.methods, `${r.file} exports no HTTP method the walk recognises`).not.toHaveLength(0);

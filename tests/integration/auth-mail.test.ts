@@ -39,14 +39,14 @@ beforeAll(async () => {
   process.env.SMTP_URL = `smtp://127.0.0.1:${port}/?ignoreTLS=true`;
   resetEnvCache();
   server = await startTestServer();
-});
+}, 180_000);
 afterAll(async () => {
   await server?.close();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
+async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -56,7 +56,7 @@ async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, m
   }
 }
 
-describe('mail outbox', () => {
+describe('mail outbox', { timeout: 120_000 }, () => {
   it('[AUTH][MAIL]: the lockout notice travels from the outbox to a real SMTP server', async () => {
     const worker = startMailWorker({ intervalMs: 500 });
     try {

@@ -8,13 +8,13 @@ import { TEST_ADMIN, cookieHeader, signIn, startTestServer, type TestServer } fr
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
-});
+}, 180_000);
 afterAll(async () => {
   resetClock();
   await server?.close();
 });
 
-describe('sign-in and sessions', () => {
+describe('sign-in and sessions', { timeout: 120_000 }, () => {
   it('[AUTH][LOGIN]: a correct password answers the spec shape and sets an HttpOnly session cookie plus the header hint', async () => {
     const { res, body } = await passwordStep(server, TEST_ADMIN.username, TEST_ADMIN.password);
     expect(res.status).toBe(200);

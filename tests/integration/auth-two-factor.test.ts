@@ -16,7 +16,7 @@ beforeAll(async () => {
   alice = await makeUser(server, 'alice', 'alice-password-1', 'admin');
   const cookie = await signIn(server, alice.username, alice.password);
   ({ secret, recoveryCodes: recovery } = await enable2fa(server, cookie));
-});
+}, 180_000);
 afterAll(async () => {
   resetClock();
   await server?.close();
@@ -32,7 +32,7 @@ async function challenge(nextMinute = true) {
 const verify = (cookie: string, token: string, username = alice.username) =>
   server.request('/api/auth/2fa/verify', { method: 'POST', cookie, json: { username, token } });
 
-describe('two-factor sign-in', () => {
+describe('two-factor sign-in', { timeout: 120_000 }, () => {
   it('[AUTH][2FA]: setup gives a QR data URL and a manual key; the secret is stored encrypted; status reports it', async () => {
     const [row] = await server.db.select().from(users).where(eq(users.username, 'alice'));
     expect(row!.twoFactorEnabled).toBe(true);

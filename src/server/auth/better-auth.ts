@@ -8,7 +8,6 @@ import { LIMITS } from '../../shared/constants';
 import type { Db } from '../db/client';
 import { accounts, sessions, users, verifications } from '../db/schema';
 import { env } from '../env';
-import { now } from './clock';
 import { hashPassword, verifyPassword } from './password';
 import { authSecret } from './secret';
 
@@ -35,12 +34,9 @@ const sessionIssuer = () =>
         async (ctx) => {
           const user = await ctx.context.internalAdapter.findUserById(ctx.body.userId);
           if (!user) throw new Error('issueSession: unknown user');
-          const session = await ctx.context.internalAdapter.createSession(user.id, false, {
-            ipAddress: ctx.body.ipAddress ?? '',
-            lastActiveAt: now(),
-          });
+          const session = await ctx.context.internalAdapter.createSession(user.id, false, { ipAddress: ctx.body.ipAddress ?? '' });
           await setSessionCookie(ctx, { session, user });
-          return ctx.json({ ok: true });
+          return ctx.json({ sessionId: session.id });
         },
       ),
     },

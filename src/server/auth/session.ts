@@ -79,7 +79,13 @@ export async function issueSession(db: Db, request: Request, userId: string, ipA
     .set({ lastLoginAt: clockNow(), failedLoginCount: 0, lockedUntil: null })
     .where(eq(users.id, userId))
     .returning();
-  const { headers } = await getAuth(db).api.issueSession({ body: { userId, ipAddress }, headers: request.headers, returnHeaders: true });
+  const { headers, response } = await getAuth(db).api.issueSession({ body: { userId, ipAddress }, headers: request.headers, returnHeaders: true });
+  // Times on our clock (better-auth uses the wall clock), so the idle and 12-hour limits agree.
+  const at = clockNow();
+  await db
+    .update(sessions)
+    .set({ createdAt: at, lastActiveAt: at, expiresAt: new Date(at.getTime() + SESSION_MAX_MS) })
+    .where(eq(sessions.id, response.sessionId));
   const secure = new URL(request.url).protocol === 'https:';
   return { cookies: [...headers.getSetCookie(), hintCookie(true, secure, SESSION_MAX_MS / 1000)], user: toSessionUser(updated!) };
 }
