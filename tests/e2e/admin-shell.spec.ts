@@ -40,6 +40,7 @@ test('[ADMIN][SHELL]: keyboard moves between tabs; the tab is kept in the URL', 
 });
 
 test('[ADMIN][A11Y]: the back office has no axe violations on its editor tabs', async ({ page }) => {
+  test.setTimeout(180_000);
   for (const tab of ['Homepage', 'Services', 'About', 'Blog']) {
     await page.goto('/admin');
     await page.getByRole('tab', { name: tab }).click();

@@ -37,3 +37,12 @@ export function toast(page: Page) {
 
 /** A unique suffix so reruns on the same data never collide. */
 export const unique = () => Date.now().toString(36);
+
+/** Puts a content record back as it was (tests leave the seeded copy for the public-page tests). */
+export async function restoreRecord(page: Page, listPath: string, patchPath: (id: number) => string, id: number, values: Record<string, unknown>) {
+  const list = (await (await page.request.get(listPath)).json()) as { id: number; version: number }[];
+  const row = list.find((r) => r.id === id);
+  if (!row) return;
+  const res = await page.request.patch(patchPath(id), { data: { ...values, version: row.version } });
+  expect(res.ok()).toBe(true);
+}
