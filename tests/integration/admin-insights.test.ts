@@ -4,9 +4,10 @@ import { auditLog, insights } from '../../src/server/db/schema';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
 let t: AdminTestContext;
+// Starting the server, migrating and hashing two passwords can be slow on a busy machine.
 beforeAll(async () => {
   t = await startAdminContext();
-});
+}, 180_000);
 afterAll(() => t?.s.close());
 
 const valid = {

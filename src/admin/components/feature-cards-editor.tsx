@@ -4,12 +4,12 @@ import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
 import type { FeatureSection } from '../../shared/constants';
 import { DEFAULT_ABOUT_ICON, featureCreateSchema } from '../../shared/schemas/feature';
 import { featuresQuery, useDeleteFeature, useSaveFeature, type Feature } from '../api/features';
 import { EditorCard, LoadError, LoadingRows } from './load-state';
+import { DeleteConfirm, RowActions, saveFormProps } from './row-actions';
 import { SchemaForm, type FieldSpec } from './schema-form';
 
 const FIELDS: FieldSpec[] = [
@@ -63,12 +63,7 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
                 <td className="py-2 pr-3">{f.isActive ? <Badge tone="success">Active</Badge> : <Badge tone="muted">Inactive</Badge>}</td>
                 <td className="py-2">
                   <div className="flex gap-2">
-                    <Button size="sm" variant="secondary" onClick={() => setEditing(f)} aria-label={`Edit ${f.title}`}>
-                      Edit
-                    </Button>
-                    <Button size="sm" variant="destructive" onClick={() => setDeleting(f)} aria-label={`Delete ${f.title}`}>
-                      Delete
-                    </Button>
+                    <RowActions name={f.title} onEdit={() => setEditing(f)} onDelete={() => setDeleting(f)} />
                   </div>
                 </td>
               </tr>
@@ -93,23 +88,11 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
               displayOrder: current?.displayOrder ?? query.data?.length ?? 0,
               isActive: current?.isActive ?? true,
             }}
-            submitLabel={current ? 'Save Changes' : 'Create'}
-            onCancel={() => setEditing(null)}
-            onSubmit={async (values) => {
-              await save.mutateAsync({ id: current?.id, version: current?.version, values });
-              setEditing(null);
-            }}
+            {...saveFormProps(current, save, () => setEditing(null))}
           />
         )}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title="Delete feature?"
-        description={`“${deleting?.title ?? ''}” will be removed from the website. This cannot be undone.`}
-        busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
-      />
+      <DeleteConfirm item={deleting} what="feature" onClose={() => setDeleting(null)} remove={remove} />
     </EditorCard>
   );
 }

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Switch } from '../../../components/ui/switch';
 import { INSIGHT_CATEGORIES } from '../../../shared/constants';
 import { insightsQuery, useDeleteInsight, useToggleInsight, type Insight } from '../../api/insights';
 import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components/load-state';
+import { DeleteConfirm, RowActions } from '../../components/row-actions';
 import { categoryLabel } from './categories';
 import { InsightFormDialog } from './insight-form-dialog';
 
@@ -71,12 +71,7 @@ export function BlogTab() {
                     >
                       Preview
                     </a>
-                    <Button size="sm" variant="secondary" onClick={() => setEditing(i)} aria-label={`Edit ${i.title}`}>
-                      Edit
-                    </Button>
-                    <Button size="sm" variant="destructive" onClick={() => setDeleting(i)} aria-label={`Delete ${i.title}`}>
-                      Delete
-                    </Button>
+                    <RowActions name={i.title} onEdit={() => setEditing(i)} onDelete={() => setDeleting(i)} />
                   </div>
                 </td>
               </tr>
@@ -90,14 +85,7 @@ export function BlogTab() {
     <EditorCard title="Insights Management" actions={<Button onClick={() => setEditing('new')}>New Insight</Button>}>
       {body}
       <InsightFormDialog key={editing === null ? 'closed' : editing === 'new' ? 'new' : `${editing.id}-${editing.version}`} insight={editing} onClose={() => setEditing(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title="Delete insight?"
-        description={`“${deleting?.title ?? ''}” will be deleted. This cannot be undone.`}
-        busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
-      />
+      <DeleteConfirm item={deleting} what="insight" onClose={() => setDeleting(null)} remove={remove} />
     </EditorCard>
   );
 }

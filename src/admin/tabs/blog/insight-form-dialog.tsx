@@ -4,6 +4,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { INSIGHT_CATEGORIES, LIMITS } from '../../../shared/constants';
 import { insightSchema } from '../../../shared/schemas/insight';
 import { useSaveInsight, type Insight } from '../../api/insights';
+import { saveFormProps } from '../../components/row-actions';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';
 import { categoryLabel } from './categories';
 
@@ -50,14 +51,13 @@ export function InsightFormDialog({ insight, onClose }: Props) {
             tags: current?.tags.join(', ') ?? '',
             isPublished: current?.isPublished ?? false,
           }}
-          submitLabel={current ? 'Save Changes' : 'Create Insight'}
-          onCancel={onClose}
-          onSubmit={async (values) => {
-            // The switch alone decides: the server stamps or keeps the date (SPEC 4).
-            const { publicationDate: _date, relatedInsights: _related, ...rest } = values;
-            await save.mutateAsync({ id: current?.id, version: current?.version, values: rest });
-            onClose();
-          }}
+          {...saveFormProps(
+            current,
+            // The switch alone decides the date: the server stamps or keeps it (SPEC 4).
+            { mutateAsync: ({ values: { publicationDate: _d, relatedInsights: _r, ...rest }, ...ids }) => save.mutateAsync({ ...ids, values: rest }) },
+            onClose,
+            'Create Insight',
+          )}
         />
       )}
     </Dialog>

@@ -8,6 +8,7 @@ import { BUTTON_STYLES } from '../../../shared/constants';
 import { headerCtaSchema } from '../../../shared/schemas/header-cta';
 import { sectionQuery, useSaveSection, type HeaderCta } from '../../api/content';
 import { EditorCard, LoadError, LoadingRows } from '../../components/load-state';
+import { saveFormProps } from '../../components/row-actions';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';
 
 const FIELDS: FieldSpec[] = [
@@ -44,12 +45,7 @@ export function HeaderCtaEditor() {
           isVisible: current?.isVisible ?? true,
           isActive: current?.isActive ?? true,
         }}
-        submitLabel={current ? 'Save Changes' : 'Create'}
-        onCancel={() => setEditing(null)}
-        onSubmit={async (values) => {
-          await save.mutateAsync({ id: current?.id, version: current?.version, values });
-          setEditing(null);
-        }}
+        {...saveFormProps(current, save, () => setEditing(null))}
       />
     );
   else if (query.data.length === 0) body = <p className="text-sm text-muted">No versions yet; the home page shows 'Request Quick Quote'.</p>;

@@ -4,11 +4,11 @@ import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SERVICE_ICONS, SERVICE_ICON_LABELS } from '../../../shared/constants';
 import { serviceSchema } from '../../../shared/schemas/service';
 import { servicesQuery, useDeleteService, useSaveService, type Service } from '../../api/services';
 import { EditorCard, LoadError, LoadingRows } from '../../components/load-state';
+import { DeleteConfirm, RowActions, saveFormProps } from '../../components/row-actions';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';
 
 const FIELDS: FieldSpec[] = [
@@ -51,12 +51,7 @@ export function ServiceList() {
             displayOrder: current?.displayOrder ?? sorted.length,
             isActive: current?.isActive ?? true,
           }}
-          submitLabel={current ? 'Save Changes' : 'Create'}
-          onCancel={() => setEditing(null)}
-          onSubmit={async (values) => {
-            await save.mutateAsync({ id: current?.id, version: current?.version, values });
-            setEditing(null);
-          }}
+          {...saveFormProps(current, save, () => setEditing(null))}
         />
       </>
     );
@@ -76,12 +71,7 @@ export function ServiceList() {
               </p>
             </div>
             <div className="flex gap-2">
-              <Button size="sm" variant="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.title}`}>
-                Edit
-              </Button>
-              <Button size="sm" variant="destructive" onClick={() => setDeleting(s)} aria-label={`Delete ${s.title}`}>
-                Delete
-              </Button>
+              <RowActions name={s.title} onEdit={() => setEditing(s)} onDelete={() => setDeleting(s)} />
             </div>
           </li>
         ))}
@@ -91,14 +81,7 @@ export function ServiceList() {
   return (
     <EditorCard title="Services" actions={editing === null ? <Button onClick={() => setEditing('new')}>Add Service</Button> : undefined}>
       {body}
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title="Delete service?"
-        description={`“${deleting?.title ?? ''}” will be removed from the website. This cannot be undone.`}
-        busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
-      />
+      <DeleteConfirm item={deleting} what="service" onClose={() => setDeleting(null)} remove={remove} />
     </EditorCard>
   );
 }
