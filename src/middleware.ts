@@ -5,6 +5,7 @@ import { getDb } from './server/db/client';
 import { clientAddress } from './server/client-ip';
 import { json } from './server/http';
 import { isCrossSite } from './server/web/csrf';
+import { withPageCsp } from './server/web/security-headers';
 
 const STATUS_TEXT: Record<number, string> = { 404: 'Not found', 405: 'Method not allowed' };
 
@@ -36,5 +37,5 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   if (isApi && response.status >= 400 && !response.headers.get('content-type')?.includes('application/json')) {
     return json({ message: STATUS_TEXT[response.status] ?? 'Request failed' }, { status: response.status });
   }
-  return response;
+  return isApi ? response : withPageCsp(response);
 });

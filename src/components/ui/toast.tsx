@@ -22,7 +22,7 @@ export function useToast(): (t: ToastInput) => void {
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<Toast | null>(null);
   const seq = useRef(0);
-  const region = useRef<HTMLOListElement>(null);
+  const region = useRef<HTMLElement>(null);
   const show = useCallback((t: ToastInput) => setToast({ ...t, id: ++seq.current }), []);
 
   useEffect(() => {
@@ -44,36 +44,38 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <ol
+      <section
         ref={region}
         tabIndex={-1}
         aria-label="Notifications (F8)"
-        className="fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none"
+        className="fixed right-0 bottom-0 z-[100] w-full max-w-sm p-4 outline-none"
       >
-        {toast && (
-          <li
-            key={toast.id}
-            role={destructive ? 'alert' : 'status'}
-            aria-live={destructive ? 'assertive' : 'polite'}
-            className={`flex items-start justify-between gap-3 rounded-lg border p-4 shadow-lg ${
-              destructive ? 'border-red-700 bg-red-700 text-white' : 'border-line bg-white text-ink'
-            }`}
-          >
-            <div>
-              <p className="font-semibold">{toast.title}</p>
-              {toast.description && <p className="mt-1 text-sm opacity-90">{toast.description}</p>}
-            </div>
-            <button
-              type="button"
-              onClick={() => setToast(null)}
-              className="rounded px-1 text-lg leading-none opacity-80 hover:opacity-100"
-              aria-label="Close notification"
+        <ol className="flex flex-col gap-2">
+          {toast && (
+            <li
+              key={toast.id}
+              role={destructive ? 'alert' : 'status'}
+              aria-live={destructive ? 'assertive' : 'polite'}
+              className={`flex items-start justify-between gap-3 rounded-lg border p-4 shadow-lg ${
+                destructive ? 'border-red-700 bg-red-700 text-white' : 'border-line bg-white text-ink'
+              }`}
             >
-              ×
-            </button>
-          </li>
-        )}
-      </ol>
+              <div>
+                <p className="font-semibold">{toast.title}</p>
+                {toast.description && <p className="mt-1 text-sm opacity-90">{toast.description}</p>}
+              </div>
+              <button
+                type="button"
+                onClick={() => setToast(null)}
+                className="rounded px-1 text-lg leading-none opacity-80 hover:opacity-100"
+                aria-label="Close notification"
+              >
+                ×
+              </button>
+            </li>
+          )}
+        </ol>
+      </section>
     </ToastContext.Provider>
   );
 }

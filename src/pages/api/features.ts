@@ -1,5 +1,8 @@
 import { getDb } from '../../server/db/client';
-import { defineHandler, json } from '../../server/http';
+import { requireAdmin } from '../../server/auth/guard';
+import { defineHandler, json, readJson } from '../../server/http';
+import { actorOf } from '../../server/services/audit';
+import { createFeature } from '../../server/services/features';
 import { listFeatures } from '../../server/services/public-content';
 
 export const prerender = false;
@@ -8,4 +11,10 @@ export const prerender = false;
 export const GET = defineHandler(async ({ locals }) => {
   const activeOnly = locals.user?.role !== 'admin';
   return json(await listFeatures(await getDb(), 'home', { activeOnly }));
+});
+
+/** A new home card, or an about card with `section: 'about'` in the body. */
+export const POST = defineHandler(async ({ request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  return json(await createFeature(await getDb(), await readJson(request), actor), { status: 201 });
 });

@@ -1,5 +1,9 @@
 import { getDb } from '../../server/db/client';
-import { defineHandler, json } from '../../server/http';
+import { requireAdmin } from '../../server/auth/guard';
+import { defineHandler, json, readJson } from '../../server/http';
+import { actorOf } from '../../server/services/audit';
+import { createService } from '../../server/services/offerings';
+import { serviceSchema } from '../../shared/schemas/service';
 import { listServices } from '../../server/services/public-content';
 
 export const prerender = false;
@@ -8,4 +12,11 @@ export const prerender = false;
 export const GET = defineHandler(async ({ locals }) => {
   const activeOnly = locals.user?.role !== 'admin';
   return json(await listServices(await getDb(), { activeOnly }));
+});
+
+/** A new service; without a displayOrder it goes last. */
+export const POST = defineHandler(async ({ request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const input = serviceSchema.parse(await readJson(request));
+  return json(await createService(await getDb(), input, actor), { status: 201 });
 });

@@ -1,0 +1,38 @@
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Spinner } from '../components/ui/spinner';
+import { ToastProvider } from '../components/ui/toast';
+import { createQueryClient } from '../lib/query-client';
+import { currentUserQuery } from './api/session';
+import { AdminShell } from './components/admin-shell';
+
+/** The back office (SPEC 2.15), mounted client-only by src/pages/admin/index.astro. */
+export function AdminApp() {
+  const [client] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={client}>
+      <ToastProvider>
+        <AdminGuard />
+      </ToastProvider>
+    </QueryClientProvider>
+  );
+}
+export default AdminApp;
+
+/** Spinner while the current user loads; no user, or not an admin → /auth. */
+function AdminGuard() {
+  const { data: user, isPending, isError } = useQuery(currentUserQuery);
+  const allowed = user?.role === 'admin';
+  useEffect(() => {
+    if (!isPending && (isError || !allowed)) window.location.replace('/auth');
+  }, [isPending, isError, allowed]);
+
+  if (isPending) {
+    return (
+      <div className="flex min-h-screen items-center justify-center">
+        <Spinner label="Checking your session" />
+      </div>
+    );
+  }
+  return <AdminShell user={allowed ? user : null} />;
+}

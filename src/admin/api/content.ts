@@ -1,0 +1,80 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api-client';
+import type { ButtonStyle, PublicContentSection } from '../../shared/constants';
+import { useAdminMutation, type Versioned } from './mutation';
+
+/** A generic content block as the API answers it. */
+export interface ContentBlock extends Versioned {
+  section: string;
+  title: string;
+  content: string;
+  buttonText: string | null;
+  backgroundImage: string | null;
+  imageUrl: string | null;
+  isActive: boolean;
+}
+export interface HeaderContent extends Versioned {
+  title: string;
+  subtitle: string;
+  backgroundImage: string;
+  logoLight: string;
+  logoDark: string;
+  boxHeading: string | null;
+  boxContent: string | null;
+  isActive: boolean;
+}
+export interface HeaderCta extends Versioned {
+  buttonText: string;
+  buttonLink: string;
+  buttonStyle: ButtonStyle;
+  isVisible: boolean;
+  isActive: boolean;
+}
+
+export const contentKeys = {
+  all: ['content'] as const,
+  section: (section: PublicContentSection) => ['content', section] as const,
+};
+
+/** Every version of a section, the live one first (GET /api/content/{section}). */
+export function sectionQuery<T = ContentBlock>(section: PublicContentSection) {
+  return queryOptions({
+    queryKey: contentKeys.section(section),
+    queryFn: () => api.get<T[]>(`/api/content/${section}`),
+  });
+}
+
+/*
+ * SPEC 7 paths: services_hero and home_cta use POST /api/content and PATCH /api/content/{id};
+ * the others POST /api/content/{section} and PATCH /api/content/{section}/{id}.
+ */
+const GENERIC_PATHS = new Set<PublicContentSection>(['services_hero', 'home_cta', 'services_overview', 'home_services']);
+
+export interface SaveVars {
+  /** The record being edited; absent → create. */
+  id?: number;
+  version?: number;
+  values: Record<string, unknown>;
+}
+
+export function saveSection<T>(section: PublicContentSection, { id, version, values }: SaveVars): Promise<T> {
+  const generic = GENERIC_PATHS.has(section);
+  if (id === undefined) {
+    return generic ? api.post<T>('/api/content', { ...values, section }) : api.post<T>(`/api/content/${section}`, values);
+  }
+  const body = { ...values, version };
+  return generic ? api.patch<T>(`/api/content/${id}`, body) : api.patch<T>(`/api/content/${section}/${id}`, body);
+}
+
+/** Create-or-update of a section with the SPEC 8 toasts given. */
+export function useSaveSection<T = ContentBlock>(
+  section: PublicContentSection,
+  messages: { success: string; failure: (isCreate: boolean, err: unknown) => string },
+) {
+  return useAdminMutation<SaveVars, T>({
+    mutationFn: (vars) => saveSection<T>(section, vars),
+    invalidate: [contentKeys.section(section)],
+    success: messages.success,
+    failure: (vars, err) => messages.failure(vars.id === undefined, err),
+  });
+}

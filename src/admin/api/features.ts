@@ -1,0 +1,46 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api-client';
+import type { FeatureSection } from '../../shared/constants';
+import { useAdminMutation, type Versioned } from './mutation';
+
+export interface Feature extends Versioned {
+  section: FeatureSection;
+  title: string;
+  description: string;
+  icon: string;
+  displayOrder: number;
+  isActive: boolean;
+}
+
+export const featureKeys = { list: (section: FeatureSection) => ['features', section] as const };
+
+/** Home cards from GET /api/features, about cards from GET /api/about-features (all of them for an admin). */
+export function featuresQuery(section: FeatureSection) {
+  return queryOptions({
+    queryKey: featureKeys.list(section),
+    queryFn: () => api.get<Feature[]>(section === 'about' ? '/api/about-features' : '/api/features'),
+  });
+}
+
+const FAILURE = 'Failed to update features content. Please try again.';
+
+export function useSaveFeature(section: FeatureSection) {
+  return useAdminMutation<{ id?: number; version?: number; values: Record<string, unknown> }, Feature>({
+    mutationFn: ({ id, version, values }) =>
+      id === undefined
+        ? api.post<Feature>('/api/features', { ...values, section })
+        : api.patch<Feature>(`/api/features/${id}`, { ...values, section, version }),
+    invalidate: [featureKeys.list(section)],
+    success: (vars) => (vars.id === undefined ? 'Feature created' : 'Feature updated'),
+    failure: FAILURE,
+  });
+}
+
+export function useDeleteFeature(section: FeatureSection) {
+  return useAdminMutation<number>({
+    mutationFn: (id) => api.delete(`/api/features/${id}`),
+    invalidate: [featureKeys.list(section)],
+    success: 'Feature deleted',
+    failure: FAILURE,
+  });
+}

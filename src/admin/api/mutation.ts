@@ -1,0 +1,45 @@
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useToast } from '../../components/ui/toast';
+import { errorMessage } from '../../lib/api-client';
+import { publishKeys } from './publish';
+
+type Text<V> = string | ((vars: V, err?: unknown) => string);
+
+interface AdminMutationOptions<V, R> {
+  mutationFn: (vars: V) => Promise<R>;
+  /** Lists to refetch after a successful save (SPEC 2.15). */
+  invalidate: QueryKey[] | ((vars: V) => QueryKey[]);
+  /** SPEC 8 success toast. */
+  success: Text<V>;
+  /** SPEC 8 failure toast; the server's message becomes its description unless `failureIncludesMessage`. */
+  failure: Text<V>;
+}
+
+const text = <V,>(t: Text<V>, vars: V, err?: unknown) => (typeof t === 'function' ? t(vars, err) : t);
+
+/** A mutation that refetches the lists it changed and shows one toast either way. */
+export function useAdminMutation<V, R = unknown>(opts: AdminMutationOptions<V, R>) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: opts.mutationFn,
+    onSuccess: async (_result, vars) => {
+      toast({ title: text(opts.success, vars) });
+      const keys = typeof opts.invalidate === 'function' ? opts.invalidate(vars) : opts.invalidate;
+      // The save scheduled a publish: show it in the header at once.
+      await Promise.all([...keys, publishKeys.status].map((queryKey) => qc.invalidateQueries({ queryKey })));
+    },
+    onError: (err, vars) => {
+      const title = text(opts.failure, vars, err);
+      const detail = errorMessage(err, '');
+      toast({ title, description: title.includes(detail) ? undefined : detail || undefined, variant: 'destructive' });
+    },
+  });
+}
+
+/** What every editable row carries. */
+export interface Versioned {
+  id: number;
+  version: number;
+  updatedAt: string;
+}

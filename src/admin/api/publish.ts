@@ -1,0 +1,42 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api } from '../../lib/api-client';
+import type { PublishState } from '../../shared/constants';
+
+export interface PublishStatus {
+  state: PublishState;
+  lastPublishedAt: string | null;
+  lastDurationMs: number | null;
+  lastError: string | null;
+}
+
+export const publishKeys = { status: ['admin', 'publish', 'status'] as const };
+
+/**
+ * GET /api/admin/publish/status: polled every 2 s while a publish is queued or building, every
+ * 30 s otherwise. A server without the endpoint (404) yields null, and polling stops.
+ */
+export const publishStatusQuery = queryOptions({
+  queryKey: publishKeys.status,
+  queryFn: async (): Promise<PublishStatus | null> => {
+    try {
+      return await api.get<PublishStatus>('/api/admin/publish/status');
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  },
+  staleTime: 0,
+  refetchInterval: (query) => {
+    const data = query.state.data;
+    if (data === null) return false;
+    return data?.state === 'queued' || data?.state === 'building' ? 2000 : 30_000;
+  },
+});
+
+export function useRetryPublish() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post('/api/admin/publish'),
+    onSettled: () => qc.invalidateQueries({ queryKey: publishKeys.status }),
+  });
+}

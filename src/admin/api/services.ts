@@ -1,0 +1,40 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api-client';
+import { useAdminMutation, type Versioned } from './mutation';
+
+export interface Service extends Versioned {
+  title: string;
+  description: string;
+  icon: string;
+  imageSrc: string | null;
+  detailedDescription: string | null;
+  isActive: boolean;
+  displayOrder: number;
+}
+
+export const serviceKeys = { list: ['services'] as const };
+
+/** All services by displayOrder (inactive ones too, for an admin). */
+export const servicesQuery = queryOptions({
+  queryKey: serviceKeys.list,
+  queryFn: () => api.get<Service[]>('/api/services'),
+});
+
+export function useSaveService() {
+  return useAdminMutation<{ id?: number; version?: number; values: Record<string, unknown> }, Service>({
+    mutationFn: ({ id, version, values }) =>
+      id === undefined ? api.post<Service>('/api/services', values) : api.patch<Service>(`/api/services/${id}`, { ...values, version }),
+    invalidate: [serviceKeys.list],
+    success: (vars) => (vars.id === undefined ? 'Service created' : 'Service updated'),
+    failure: (vars) => `Failed to ${vars.id === undefined ? 'create' : 'update'} service. Please try again.`,
+  });
+}
+
+export function useDeleteService() {
+  return useAdminMutation<number>({
+    mutationFn: (id) => api.delete(`/api/services/${id}`),
+    invalidate: [serviceKeys.list],
+    success: 'Service deleted',
+    failure: 'Failed to delete service. Please try again.',
+  });
+}

@@ -1,0 +1,79 @@
+import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { Badge } from '../../components/ui/badge';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import type { SessionUser } from '../../server/auth/types';
+import { ActivityButton } from './activity-dialog';
+import { LoadingRows } from './load-state';
+import { PublishStatus } from './publish-status';
+
+type Lazy = LazyExoticComponent<ComponentType>;
+const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Lazy =>
+  lazy(() => load().then((m) => ({ default: m[name] })));
+
+/** SPEC 2.15 tabs, in order; each tab's code is fetched the first time it is opened. */
+const TABS: { value: string; label: string; Panel: Lazy }[] = [
+  { value: 'contacts', label: 'Contacts', Panel: named(() => import('../tabs/pending-tab'), 'ContactsTab') },
+  { value: 'homepage', label: 'Homepage', Panel: named(() => import('../tabs/homepage/homepage-tab'), 'HomepageTab') },
+  { value: 'services', label: 'Services', Panel: named(() => import('../tabs/services/services-tab'), 'ServicesTab') },
+  { value: 'documents', label: 'Documents', Panel: named(() => import('../tabs/pending-tab'), 'DocumentsTab') },
+  { value: 'about', label: 'About', Panel: named(() => import('../tabs/about/about-tab'), 'AboutTab') },
+  { value: 'blog', label: 'Blog', Panel: named(() => import('../tabs/blog/blog-tab'), 'BlogTab') },
+  { value: 'account', label: 'Account', Panel: lazy(() => import('../tabs/account/account-tab')) },
+  { value: 'templates', label: 'Templates', Panel: named(() => import('../tabs/pending-tab'), 'TemplatesTab') },
+];
+
+function tabFromHash(): string {
+  const hash = window.location.hash.slice(1);
+  return TABS.some((t) => t.value === hash) ? hash : 'contacts';
+}
+
+export function AdminShell({ user }: { user: SessionUser | null }) {
+  const [tab, setTab] = useState(tabFromHash);
+  useEffect(() => {
+    const onHash = () => setTab(tabFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const select = (value: string) => {
+    setTab(value);
+    history.replaceState(null, '', `#${value}`);
+  };
+
+  return (
+    <div className="min-h-screen bg-surface">
+      <header className="border-b border-line bg-white">
+        <div className="container-page flex flex-wrap items-center justify-between gap-3 py-4">
+          <div className="flex items-center gap-3">
+            <a href="/" className="text-sm font-semibold text-brand-700 underline-offset-2 hover:underline">
+              ← Website
+            </a>
+            <h1 className="text-xl font-bold">Back Office</h1>
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <PublishStatus />
+            {user && <ActivityButton />}
+            <Badge tone="info">{user ? `${user.username} (Admin)` : 'Preview Mode'}</Badge>
+          </div>
+        </div>
+      </header>
+      <main className="container-page py-6">
+        <Tabs value={tab} onValueChange={select}>
+          <TabsList aria-label="Back office sections">
+            {TABS.map((t) => (
+              <TabsTrigger key={t.value} value={t.value}>
+                {t.label}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          {TABS.map(({ value, label, Panel }) => (
+            <TabsContent key={value} value={value}>
+              <Suspense fallback={<LoadingRows rows={4} label={`Loading ${label}`} />}>
+                <Panel />
+              </Suspense>
+            </TabsContent>
+          ))}
+        </Tabs>
+      </main>
+    </div>
+  );
+}

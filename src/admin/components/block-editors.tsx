@@ -1,0 +1,59 @@
+import { useQuery } from '@tanstack/react-query';
+import type { FieldValues } from 'react-hook-form';
+import type { z } from 'zod';
+import type { ContentSection } from '../../shared/constants';
+import { CONTENT_BLOCK_SCHEMAS } from '../../shared/schemas/content';
+import { sectionQuery, useSaveSection, type ContentBlock } from '../api/content';
+import { RecordEditor, type ViewRow } from './record-editor';
+import type { FieldSpec } from './schema-form';
+
+interface BlockEditorProps {
+  section: ContentSection;
+  title: string;
+  description?: string;
+  fields: FieldSpec[];
+  success: string;
+  failure: (isCreate: boolean, err: unknown) => string;
+  /** Defaults to the section's shared schema. */
+  schema?: z.ZodType<FieldValues, FieldValues>;
+  toForm?: (block: ContentBlock | undefined) => FieldValues;
+  view?: (block: ContentBlock) => ViewRow[];
+  allowCreateNew?: boolean;
+  editLabel?: string;
+}
+
+const blankOf = (fields: FieldSpec[]) =>
+  Object.fromEntries(fields.map((f) => [f.name, f.kind === 'switch' ? true : '']));
+
+/** One generic content block (intro, home CTA, services hero, mission...) in view/edit mode. */
+export function BlockEditor(props: BlockEditorProps) {
+  const { section, fields } = props;
+  const query = useQuery(sectionQuery(section));
+  const save = useSaveSection(section, { success: props.success, failure: props.failure });
+  const toForm =
+    props.toForm ??
+    ((block: ContentBlock | undefined) =>
+      Object.fromEntries(
+        fields.map((f) => {
+          const stored = block?.[f.name as keyof ContentBlock];
+          return [f.name, stored ?? blankOf([f])[f.name]];
+        }),
+      ));
+  const view = props.view ?? ((block: ContentBlock) => fields.filter((f) => f.kind !== 'switch').map((f) => ({ label: f.label, value: String(block[f.name as keyof ContentBlock] ?? '') })));
+  return (
+    <RecordEditor
+      title={props.title}
+      description={props.description}
+      query={query}
+      schema={props.schema ?? (CONTENT_BLOCK_SCHEMAS[section] as unknown as z.ZodType<FieldValues, FieldValues>)}
+      fields={fields}
+      toForm={toForm}
+      view={view}
+      save={(vars) => save.mutateAsync(vars)}
+      allowCreateNew={props.allowCreateNew}
+      editLabel={props.editLabel}
+    />
+  );
+}
+
+export const ACTIVE_FIELD: FieldSpec = { name: 'isActive', label: 'Active (shown on the website)', kind: 'switch' };

@@ -1,0 +1,98 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FieldValues } from 'react-hook-form';
+import type { z } from 'zod';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import type { FeatureSection } from '../../shared/constants';
+import { DEFAULT_ABOUT_ICON, featureCreateSchema } from '../../shared/schemas/feature';
+import { featuresQuery, useDeleteFeature, useSaveFeature, type Feature } from '../api/features';
+import { EditorCard, LoadError, LoadingRows } from './load-state';
+import { DeleteConfirm, RowActions, saveFormProps } from './row-actions';
+import { SchemaForm, type FieldSpec } from './schema-form';
+
+const FIELDS: FieldSpec[] = [
+  { name: 'title', label: 'Title' },
+  { name: 'description', label: 'Description', kind: 'textarea', rows: 3 },
+  { name: 'icon', label: 'Icon' },
+  { name: 'displayOrder', label: 'Display order', kind: 'number' },
+  { name: 'isActive', label: 'Active (shown on the website)', kind: 'switch' },
+];
+
+interface Props {
+  section: FeatureSection;
+  title: string;
+  description?: string;
+}
+
+/** Feature cards (home) or Why Choose Us cards (about): table, add/edit dialog, delete confirmation. */
+export function FeatureCardsEditor({ section, title, description }: Props) {
+  const query = useQuery(featuresQuery(section));
+  const save = useSaveFeature(section);
+  const remove = useDeleteFeature(section);
+  const [editing, setEditing] = useState<Feature | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Feature | null>(null);
+  const schema = featureCreateSchema(section).omit({ section: true }) as unknown as z.ZodType<FieldValues, FieldValues>;
+  const current = editing === 'new' ? undefined : (editing ?? undefined);
+  const iconHelp = section === 'about' ? `An icon-font class, e.g. ${DEFAULT_ABOUT_ICON}` : 'An icon name, e.g. award';
+
+  let body;
+  if (query.isPending) body = <LoadingRows label={`Loading ${title}`} />;
+  else if (query.isError) body = <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  else if (query.data.length === 0) body = <p className="text-sm text-muted">No cards yet; the site shows its three default cards.</p>;
+  else
+    body = (
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-line text-muted">
+            <tr>
+              <th scope="col" className="py-2 pr-3">Title</th>
+              <th scope="col" className="py-2 pr-3">Description</th>
+              <th scope="col" className="py-2 pr-3">Order</th>
+              <th scope="col" className="py-2 pr-3">Status</th>
+              <th scope="col" className="py-2">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {query.data.map((f) => (
+              <tr key={f.id} className="border-b border-line align-top">
+                <td className="py-2 pr-3 font-medium text-ink">{f.title}</td>
+                <td className="max-w-md py-2 pr-3">{f.description}</td>
+                <td className="py-2 pr-3">{f.displayOrder}</td>
+                <td className="py-2 pr-3">{f.isActive ? <Badge tone="success">Active</Badge> : <Badge tone="muted">Inactive</Badge>}</td>
+                <td className="py-2">
+                  <div className="flex gap-2">
+                    <RowActions name={f.title} onEdit={() => setEditing(f)} onDelete={() => setDeleting(f)} />
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  return (
+    <EditorCard title={title} description={description} actions={<Button onClick={() => setEditing('new')}>Add Feature</Button>}>
+      {body}
+      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} title={current ? 'Edit Feature' : 'Add Feature'}>
+        {editing !== null && (
+          <SchemaForm
+            schema={schema}
+            fields={FIELDS.map((f) => (f.name === 'icon' ? { ...f, help: iconHelp } : f))}
+            defaultValues={{
+              title: current?.title ?? '',
+              description: current?.description ?? '',
+              icon: current?.icon ?? (section === 'about' ? DEFAULT_ABOUT_ICON : ''),
+              displayOrder: current?.displayOrder ?? query.data?.length ?? 0,
+              isActive: current?.isActive ?? true,
+            }}
+            {...saveFormProps(current, save, () => setEditing(null))}
+          />
+        )}
+      </Dialog>
+      <DeleteConfirm item={deleting} what="feature" onClose={() => setDeleting(null)} remove={remove} />
+    </EditorCard>
+  );
+}

@@ -1,0 +1,56 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { publishStatusQuery, useRetryPublish } from '../api/publish';
+
+function ago(iso: string, now: number): string {
+  const s = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86_400)} d ago`;
+}
+
+/**
+ * Whether the public site is up to date: "Published 12 s ago", "Publishing…", or the last
+ * failure with Retry. Renders nothing when the server has no publish status (404) or it fails.
+ */
+export function PublishStatus() {
+  const { data } = useQuery(publishStatusQuery);
+  const retry = useRetryPublish();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 5000);
+    return () => clearInterval(timer);
+  }, []);
+  if (!data) return null;
+
+  let body;
+  if (data.state === 'queued' || data.state === 'building') {
+    body = (
+      <span className="inline-flex items-center gap-2">
+        <Spinner label="Publishing" className="[&>span:first-child]:h-4 [&>span:first-child]:w-4" />
+        Publishing…
+      </span>
+    );
+  } else if (data.state === 'failed') {
+    body = (
+      <span className="inline-flex items-center gap-2 text-danger">
+        Last publish failed: {data.lastError ?? 'unknown error'}
+        <Button size="sm" variant="secondary" onClick={() => retry.mutate()} disabled={retry.isPending}>
+          Retry
+        </Button>
+      </span>
+    );
+  } else if (data.lastPublishedAt) {
+    body = <span title={new Date(data.lastPublishedAt).toLocaleString('en-US')}>Published {ago(data.lastPublishedAt, now)}</span>;
+  } else {
+    return null;
+  }
+  return (
+    <div aria-live="polite" className="text-sm text-muted">
+      {body}
+    </div>
+  );
+}

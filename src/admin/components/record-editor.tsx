@@ -1,0 +1,98 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import type { FieldValues } from 'react-hook-form';
+import type { z } from 'zod';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import type { Versioned } from '../api/mutation';
+import { EditorCard, LoadError, LoadingRows, formatDateTime } from './load-state';
+import { SchemaForm, type FieldSpec } from './schema-form';
+
+export interface ViewRow {
+  label: string;
+  value: ReactNode;
+}
+
+interface RecordEditorProps<R extends Versioned & { isActive?: boolean }> {
+  title: string;
+  description?: string;
+  /** The section's versions; the first is the one the site shows. */
+  query: UseQueryResult<R[]>;
+  schema: z.ZodType<FieldValues, FieldValues>;
+  fields: FieldSpec[];
+  toForm: (record: R | undefined) => FieldValues;
+  view: (record: R) => ViewRow[];
+  /** Create (no record) or partial update with the loaded version; resolves when saved. */
+  save: (vars: { id?: number; version?: number; values: FieldValues }) => Promise<unknown>;
+  /** Offer 'Create New' beside 'Edit' (About main content). */
+  allowCreateNew?: boolean;
+  emptyText?: string;
+  /** The edit button's text; defaults to 'Edit {title}'. */
+  editLabel?: string;
+}
+
+/**
+ * A single content record (header, intro, hero, mission...): view mode with its fields and last
+ * update, edit mode with the shared schema's form. Saving creates when nothing is stored yet.
+ */
+export function RecordEditor<R extends Versioned & { isActive?: boolean }>(props: RecordEditorProps<R>) {
+  const { title, description, query, schema, fields, toForm, view, save, allowCreateNew, emptyText, editLabel } = props;
+  const [mode, setMode] = useState<'view' | 'edit' | 'create'>('view');
+  const record = query.data?.[0];
+
+  if (query.isPending) return <EditorCard title={title} description={description}><LoadingRows label={`Loading ${title}`} /></EditorCard>;
+  if (query.isError) return <EditorCard title={title} description={description}><LoadError error={query.error} onRetry={() => void query.refetch()} /></EditorCard>;
+
+  const editing = mode !== 'view';
+  const target = mode === 'create' ? undefined : record;
+  const actions = editing ? undefined : (
+    <>
+      {allowCreateNew && record && (
+        <Button variant="secondary" onClick={() => setMode('create')}>
+          Create New
+        </Button>
+      )}
+      <Button onClick={() => setMode(record ? 'edit' : 'create')}>{record ? (editLabel ?? `Edit ${title}`) : `Create ${title}`}</Button>
+    </>
+  );
+
+  return (
+    <EditorCard title={title} description={description} actions={actions}>
+      {editing ? (
+        <SchemaForm
+          key={`${mode}-${target?.id ?? 'new'}-${target?.version ?? 0}`}
+          schema={schema}
+          defaultValues={toForm(target)}
+          fields={fields}
+          submitLabel={target ? 'Save Changes' : 'Create'}
+          onCancel={() => setMode('view')}
+          onSubmit={async (values) => {
+            await save({ id: target?.id, version: target?.version, values });
+            setMode('view');
+          }}
+        />
+      ) : record ? (
+        <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[12rem_1fr]">
+          {view(record).map((row) => (
+            <div key={row.label} className="contents">
+              <dt className="font-medium text-muted">{row.label}</dt>
+              <dd className="break-words whitespace-pre-line text-ink">{row.value || '—'}</dd>
+            </div>
+          ))}
+          {record.isActive !== undefined && (
+            <div className="contents">
+              <dt className="font-medium text-muted">Status</dt>
+              <dd>{record.isActive ? <Badge tone="success">Active</Badge> : <Badge tone="muted">Inactive</Badge>}</dd>
+            </div>
+          )}
+          <div className="contents">
+            <dt className="font-medium text-muted">Last updated</dt>
+            <dd>{formatDateTime(record.updatedAt)}</dd>
+          </div>
+        </dl>
+      ) : (
+        <p className="text-sm text-muted">{emptyText ?? 'Nothing saved yet; the site shows its built-in text.'}</p>
+      )}
+    </EditorCard>
+  );
+}

@@ -1,0 +1,147 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useRef } from 'react';
+import { Controller, useForm, type FieldValues, type Resolver } from 'react-hook-form';
+import type { z } from 'zod';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Select, type SelectOption } from '../../components/ui/select';
+import { Switch } from '../../components/ui/switch';
+import { Textarea } from '../../components/ui/textarea';
+import { normalizeSlug, slugFromTitle } from '../../shared/schemas/insight';
+
+export interface FieldSpec {
+  name: string;
+  label: string;
+  kind?: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'slug';
+  rows?: number;
+  options?: readonly SelectOption[];
+  help?: string;
+  /** Values offered as one-click choices below the field (e.g. suggested backgrounds). */
+  suggestions?: readonly { label: string; value: string }[];
+}
+
+interface SchemaFormProps {
+  /** The shared zod schema the endpoint uses too. */
+  schema: z.ZodType<FieldValues, FieldValues>;
+  defaultValues: FieldValues;
+  fields: FieldSpec[];
+  /** Receives the parsed values (after the schema's transforms). */
+  onSubmit: (values: FieldValues) => Promise<unknown>;
+  onCancel?: () => void;
+  submitLabel: string;
+  /** A new record: the slug follows the title until edited by hand. */
+  isCreate?: boolean;
+}
+
+/**
+ * A react-hook-form form over a shared zod schema: labels tied to inputs, the schema's message
+ * under each invalid field, the fieldset disabled while saving.
+ */
+export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, submitLabel, isCreate }: SchemaFormProps) {
+  const prefix = useId();
+  const form = useForm<FieldValues>({
+    resolver: zodResolver(schema as never) as Resolver<FieldValues>,
+    defaultValues,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { register, handleSubmit, control, setValue, formState } = form;
+  const slugTouched = useRef(Boolean(defaultValues.slug));
+  const slugField = fields.find((f) => f.kind === 'slug');
+
+  const submit = handleSubmit(async (values) => {
+    await onSubmit(values).catch(() => undefined);
+  });
+
+  return (
+    <form noValidate onSubmit={submit}>
+      <fieldset disabled={formState.isSubmitting} className="space-y-4">
+        {fields.map((field) => {
+          const id = `${prefix}-${field.name}`;
+          const error = formState.errors[field.name]?.message as string | undefined;
+          const describedBy = [error && `${id}-error`, field.help && `${id}-help`].filter(Boolean).join(' ') || undefined;
+          const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy };
+          let control_: React.ReactNode;
+          if (field.kind === 'switch') {
+            control_ = (
+              <Controller
+                control={control}
+                name={field.name}
+                render={({ field: f }) => <Switch {...common} checked={Boolean(f.value)} onCheckedChange={f.onChange} />}
+              />
+            );
+          } else if (field.kind === 'textarea') {
+            control_ = <Textarea {...common} rows={field.rows ?? 4} {...register(field.name)} />;
+          } else if (field.kind === 'select') {
+            control_ = <Select {...common} options={field.options ?? []} {...register(field.name)} />;
+          } else if (field.kind === 'slug') {
+            const reg = register(field.name);
+            control_ = (
+              <Input
+                {...common}
+                {...reg}
+                onChange={(e) => {
+                  slugTouched.current = true;
+                  e.target.value = normalizeSlug(e.target.value);
+                  void reg.onChange(e);
+                }}
+              />
+            );
+          } else {
+            const reg = register(field.name);
+            control_ = (
+              <Input
+                {...common}
+                type={field.kind === 'number' ? 'number' : 'text'}
+                inputMode={field.kind === 'number' ? 'numeric' : undefined}
+                {...reg}
+                onChange={(e) => {
+                  void reg.onChange(e);
+                  // SPEC 5: on create, an untouched slug is generated from the title.
+                  if (isCreate && slugField && field.name === 'title' && !slugTouched.current) {
+                    setValue(slugField.name, slugFromTitle(e.target.value));
+                  }
+                }}
+              />
+            );
+          }
+          return (
+            <div key={field.name} className={field.kind === 'switch' ? 'flex items-center gap-3' : undefined}>
+              <label htmlFor={id} className={field.kind === 'switch' ? 'order-2 text-sm font-medium' : 'mb-1 block text-sm font-medium text-ink'}>
+                {field.label}
+              </label>
+              {control_}
+              {field.help && (
+                <p id={`${id}-help`} className="mt-1 text-xs text-muted">
+                  {field.help}
+                </p>
+              )}
+              {field.suggestions && (
+                <div className="mt-2 flex flex-wrap gap-2">
+                  {field.suggestions.map((s) => (
+                    <Button key={s.value} size="sm" variant="secondary" onClick={() => setValue(field.name, s.value, { shouldDirty: true })}>
+                      {s.label}
+                    </Button>
+                  ))}
+                </div>
+              )}
+              {error && (
+                <p id={`${id}-error`} className="mt-1 text-sm text-danger">
+                  {error}
+                </p>
+              )}
+            </div>
+          );
+        })}
+        <div className="flex gap-2 pt-2">
+          <Button type="submit">{formState.isSubmitting ? 'Saving…' : submitLabel}</Button>
+          {onCancel && (
+            <Button variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
+        </div>
+      </fieldset>
+    </form>
+  );
+}

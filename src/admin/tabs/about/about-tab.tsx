@@ -1,0 +1,75 @@
+import type { FieldValues } from 'react-hook-form';
+import type { z } from 'zod';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { aboutFormSchema, missionSchema, splitAbout } from '../../../shared/schemas/content';
+import { ACTIVE_FIELD, BlockEditor } from '../../components/block-editors';
+import { FeatureCardsEditor } from '../../components/feature-cards-editor';
+
+const asForm = (s: unknown) => s as z.ZodType<FieldValues, FieldValues>;
+const ABOUT_FAILURE = () => 'Failed to update about content. Please try again.';
+
+/** SPEC 2.15 About Us Page Editor: Main Content, Mission, Why Choose Us. */
+export function AboutTab() {
+  return (
+    <section aria-label="About Us Page Editor">
+      <h2 className="mb-4 text-lg font-semibold">About Us Page Editor</h2>
+      <Tabs defaultValue="main">
+        <TabsList aria-label="About page sections">
+          <TabsTrigger value="main">Main Content</TabsTrigger>
+          <TabsTrigger value="mission">Mission</TabsTrigger>
+          <TabsTrigger value="features">Why Choose Us</TabsTrigger>
+        </TabsList>
+        <TabsContent value="main">
+          <BlockEditor
+            section="about"
+            title="Main Content"
+            schema={asForm(aboutFormSchema)}
+            allowCreateNew
+            editLabel="Edit Content"
+            fields={[
+              { name: 'title', label: 'Title' },
+              { name: 'subtitle', label: 'Subtitle', kind: 'textarea', rows: 2 },
+              { name: 'content', label: 'Content', kind: 'textarea', rows: 8 },
+              { name: 'imageUrl', label: 'About image URL (optional)' },
+              ACTIVE_FIELD,
+            ]}
+            toForm={(b) => {
+              const { subtitle, body } = splitAbout(b?.content ?? '');
+              return { title: b?.title ?? '', subtitle, content: body, imageUrl: b?.imageUrl ?? '', isActive: b?.isActive ?? true };
+            }}
+            view={(b) => {
+              const { subtitle, body } = splitAbout(b.content);
+              return [
+                { label: 'Title', value: b.title },
+                { label: 'Subtitle', value: subtitle },
+                { label: 'Content', value: body },
+                { label: 'About image', value: b.imageUrl },
+              ];
+            }}
+            success="Content updated"
+            failure={ABOUT_FAILURE}
+          />
+        </TabsContent>
+        <TabsContent value="mission">
+          <BlockEditor
+            section="about_mission"
+            title="Mission"
+            schema={asForm(missionSchema)}
+            fields={[
+              { name: 'title', label: 'Title' },
+              { name: 'content', label: 'Mission statement', kind: 'textarea', rows: 5 },
+              { name: 'imageUrl', label: 'Mission image URL (optional)' },
+              ACTIVE_FIELD,
+            ]}
+            toForm={(b) => ({ title: b?.title ?? 'Our Mission', content: b?.content ?? '', imageUrl: b?.imageUrl ?? '', isActive: b?.isActive ?? true })}
+            success="Mission statement updated"
+            failure={() => 'Failed to update mission content. Please try again.'}
+          />
+        </TabsContent>
+        <TabsContent value="features">
+          <FeatureCardsEditor section="about" title="Why Choose Us" description="Active cards appear on the about page by display order." />
+        </TabsContent>
+      </Tabs>
+    </section>
+  );
+}

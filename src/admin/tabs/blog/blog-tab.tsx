@@ -1,0 +1,91 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Switch } from '../../../components/ui/switch';
+import { INSIGHT_CATEGORIES } from '../../../shared/constants';
+import { insightsQuery, useDeleteInsight, useToggleInsight, type Insight } from '../../api/insights';
+import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components/load-state';
+import { DeleteConfirm, RowActions } from '../../components/row-actions';
+import { categoryLabel } from './categories';
+import { InsightFormDialog } from './insight-form-dialog';
+
+/** SPEC 2.15 Blog tab (Insights Management). */
+export function BlogTab() {
+  const query = useQuery(insightsQuery);
+  const toggle = useToggleInsight();
+  const remove = useDeleteInsight();
+  const [editing, setEditing] = useState<Insight | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Insight | null>(null);
+
+  let body;
+  if (query.isPending) body = <LoadingRows rows={4} label="Loading insights" />;
+  else if (query.isError) body = <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  else if (query.data.length === 0)
+    body = (
+      <div className="text-sm text-muted">
+        <p>No insights yet. Write about any of these topics:</p>
+        <ul className="mt-2 list-disc pl-6">
+          {INSIGHT_CATEGORIES.map((c) => (
+            <li key={c}>{categoryLabel(c)}</li>
+          ))}
+        </ul>
+      </div>
+    );
+  else
+    body = (
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-line text-muted">
+            <tr>
+              {['Title', 'Slug', 'Category', 'Author', 'Published', 'Date', 'Actions'].map((h) => (
+                <th key={h} scope="col" className="py-2 pr-3">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {query.data.map((i) => (
+              <tr key={i.id} className="border-b border-line align-top">
+                <td className="py-2 pr-3 font-medium text-ink">{i.title}</td>
+                <td className="py-2 pr-3 break-all">{i.slug}</td>
+                <td className="py-2 pr-3">{categoryLabel(i.category)}</td>
+                <td className="py-2 pr-3">{i.authorName}</td>
+                <td className="py-2 pr-3">
+                  <Switch
+                    checked={i.isPublished}
+                    disabled={toggle.isPending}
+                    onCheckedChange={() => toggle.mutate(i)}
+                    aria-label={`Published: ${i.title}`}
+                  />
+                </td>
+                <td className="py-2 pr-3 whitespace-nowrap">{i.isPublished && i.publicationDate ? formatDate(i.publicationDate) : 'Not published'}</td>
+                <td className="py-2">
+                  <div className="flex flex-wrap gap-2">
+                    <a
+                      href={`/preview/insights/${i.slug}`}
+                      target="_blank"
+                      rel="noopener"
+                      className="inline-flex min-h-8 items-center rounded-md px-3 text-sm font-semibold text-navy-800 underline hover:bg-surface"
+                      aria-label={`Preview ${i.title} (opens in a new tab)`}
+                    >
+                      Preview
+                    </a>
+                    <RowActions name={i.title} onEdit={() => setEditing(i)} onDelete={() => setDeleting(i)} />
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  return (
+    <EditorCard title="Insights Management" actions={<Button onClick={() => setEditing('new')}>New Insight</Button>}>
+      {body}
+      <InsightFormDialog key={editing === null ? 'closed' : editing === 'new' ? 'new' : `${editing.id}-${editing.version}`} insight={editing} onClose={() => setEditing(null)} />
+      <DeleteConfirm item={deleting} what="insight" onClose={() => setDeleting(null)} remove={remove} />
+    </EditorCard>
+  );
+}

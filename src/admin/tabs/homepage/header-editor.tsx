@@ -1,0 +1,51 @@
+import { useQuery } from '@tanstack/react-query';
+import type { FieldValues } from 'react-hook-form';
+import type { z } from 'zod';
+import { SUGGESTED_BACKGROUNDS, headerSchema } from '../../../shared/schemas/header';
+import { sectionQuery, useSaveSection, type HeaderContent } from '../../api/content';
+import { RecordEditor } from '../../components/record-editor';
+import type { FieldSpec } from '../../components/schema-form';
+
+const FIELDS: FieldSpec[] = [
+  { name: 'title', label: 'Title' },
+  { name: 'subtitle', label: 'Subtitle', kind: 'textarea', rows: 3 },
+  {
+    name: 'backgroundImage',
+    label: 'Background image URL',
+    help: 'Suggested size 1920x1000.',
+    suggestions: SUGGESTED_BACKGROUNDS.map((value, i) => ({ value, label: `Suggested background ${i + 1}` })),
+  },
+  { name: 'logoLight', label: 'Light mode logo URL' },
+  { name: 'logoDark', label: 'Dark mode logo URL' },
+  { name: 'boxHeading', label: 'Box heading (optional)' },
+  { name: 'boxContent', label: 'Box content (optional, shown only with a heading)', kind: 'textarea', rows: 2 },
+];
+
+/** Website header: the home hero's title and subtitle, logos and background. */
+export function HeaderEditor() {
+  const query = useQuery(sectionQuery<HeaderContent>('header'));
+  const save = useSaveSection<HeaderContent>('header', {
+    success: 'Header updated',
+    failure: () => 'Failed to update header content. Please try again.',
+  });
+  return (
+    <RecordEditor
+      title="Header Content"
+      description="The home page hero and the site logo."
+      query={query}
+      schema={headerSchema as unknown as z.ZodType<FieldValues, FieldValues>}
+      fields={FIELDS}
+      toForm={(h) => Object.fromEntries(FIELDS.map((f) => [f.name, h?.[f.name as keyof HeaderContent] ?? '']))}
+      view={(h) => [
+        { label: 'Title', value: h.title },
+        { label: 'Subtitle', value: h.subtitle },
+        { label: 'Light logo', value: h.logoLight },
+        { label: 'Dark logo', value: h.logoDark },
+        { label: 'Background', value: h.backgroundImage },
+        { label: 'Box heading', value: h.boxHeading },
+        { label: 'Box content', value: h.boxContent },
+      ]}
+      save={(vars) => save.mutateAsync(vars)}
+    />
+  );
+}

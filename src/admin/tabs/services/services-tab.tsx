@@ -1,0 +1,23 @@
+import { BlockEditor } from '../../components/block-editors';
+import { ServiceList } from './service-list';
+
+/** SPEC 2.15 Services tab: the services hero and the list of services. */
+export function ServicesTab() {
+  return (
+    <div className="space-y-6">
+      <BlockEditor
+        section="services_hero"
+        title="Services Hero"
+        description="The top of the /services page."
+        fields={[
+          { name: 'title', label: 'Title' },
+          { name: 'content', label: 'Description', kind: 'textarea', rows: 3 },
+          { name: 'backgroundImage', label: 'Background image URL (optional)' },
+        ]}
+        success="Content updated"
+        failure={(isCreate, err) => `Failed to ${isCreate ? 'create' : 'update'} Services Hero content: ${err instanceof Error ? err.message : 'Unknown error'}`}
+      />
+      <ServiceList />
+    </div>
+  );
+}

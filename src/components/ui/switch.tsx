@@ -1,0 +1,31 @@
+import type { ButtonHTMLAttributes } from 'react';
+import { cn } from './cn';
+
+interface SwitchProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'onChange'> {
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+}
+
+/** An on/off switch (WAI-ARIA switch role); label it with `aria-label` or a `<label htmlFor>`. */
+export function Switch({ checked, onCheckedChange, className, disabled, ...props }: SwitchProps) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={checked}
+      disabled={disabled}
+      onClick={() => onCheckedChange(!checked)}
+      className={cn(
+        'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60',
+        checked ? 'bg-brand-700' : 'bg-slate-400',
+        className,
+      )}
+      {...props}
+    >
+      <span
+        aria-hidden="true"
+        className={cn('inline-block h-5 w-5 rounded-full bg-white shadow transition-transform', checked ? 'translate-x-5' : 'translate-x-0.5')}
+      />
+    </button>
+  );
+}

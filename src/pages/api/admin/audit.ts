@@ -1,0 +1,13 @@
+import { requireAdmin } from '../../../server/auth/guard';
+import { getDb } from '../../../server/db/client';
+import { defineHandler, json } from '../../../server/http';
+import { listAudit } from '../../../server/services/audit';
+
+export const prerender = false;
+
+/** The latest changes (who, what, when, before/after), newest first; `?limit=` up to 200. */
+export const GET = defineHandler(async ({ locals, url }) => {
+  requireAdmin(locals);
+  const limit = Number(url.searchParams.get('limit') ?? 50) || 50;
+  return json(await listAudit(await getDb(), { limit }));
+});

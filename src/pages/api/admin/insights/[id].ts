@@ -1,0 +1,22 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, parseId, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { deleteInsight, updateInsight } from '../../../../server/services/insights';
+import { insightPatchSchema } from '../../../../shared/schemas/insight';
+
+export const prerender = false;
+
+/** Any insight fields, or only isPublished (+ publicationDate) from the table's switch. */
+export const PATCH = defineHandler(async ({ params, request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const id = parseId(params.id);
+  const patch = insightPatchSchema.parse(await readJson(request));
+  return json(await updateInsight(await getDb(), id, patch, actor));
+});
+
+export const DELETE = defineHandler(async ({ params, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  await deleteInsight(await getDb(), parseId(params.id), actor);
+  return json({ success: true });
+});

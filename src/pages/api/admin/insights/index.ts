@@ -1,0 +1,21 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { createInsight } from '../../../../server/services/insights';
+import { listInsights } from '../../../../server/services/public-content';
+import { insightSchema } from '../../../../shared/schemas/insight';
+
+export const prerender = false;
+
+/** Every insight, drafts included. */
+export const GET = defineHandler(async ({ locals }) => {
+  requireAdmin(locals);
+  return json(await listInsights(await getDb(), { publishedOnly: false }));
+});
+
+export const POST = defineHandler(async ({ request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const input = insightSchema.parse(await readJson(request));
+  return json(await createInsight(await getDb(), input, actor), { status: 201 });
+});

@@ -1,0 +1,14 @@
+import { requireAdmin } from '../../../server/auth/guard';
+import { getDb } from '../../../server/db/client';
+import { defineHandler, json, readJson } from '../../../server/http';
+import { actorOf } from '../../../server/services/audit';
+import { createInSection, sectionFromBody } from '../../../server/services/content-admin';
+
+export const prerender = false;
+
+/** A new content block of the section named in the body (services_hero, home_cta...). */
+export const POST = defineHandler(async ({ request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const body = await readJson(request);
+  return json(await createInSection(await getDb(), sectionFromBody(body), body, actor), { status: 201 });
+});

@@ -1,0 +1,18 @@
+import { requireAdmin } from '../../../server/auth/guard';
+import { getDb } from '../../../server/db/client';
+import { defineHandler, json, parseId, readJson } from '../../../server/http';
+import { actorOf } from '../../../server/services/audit';
+import { deleteFeature, updateFeature } from '../../../server/services/features';
+
+export const prerender = false;
+
+export const PATCH = defineHandler(async ({ params, request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  return json(await updateFeature(await getDb(), parseId(params.id), await readJson(request), actor));
+});
+
+export const DELETE = defineHandler(async ({ params, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  await deleteFeature(await getDb(), parseId(params.id), actor);
+  return json({ success: true });
+});

@@ -1,0 +1,45 @@
+import type { FeatureSection } from '../../shared/constants';
+import { FEATURE_SECTIONS } from '../../shared/constants';
+import { featureCreateSchema, featurePatchSchema } from '../../shared/schemas/feature';
+import type { Db } from '../db/client';
+import { features, type Feature } from '../db/schema';
+import { eq } from 'drizzle-orm';
+import { HttpError } from '../http';
+import { requestPublish } from '../publish/publisher';
+import type { Actor } from './audit';
+import { createRow, deleteRow, updateRow } from './versioned';
+
+function sectionOf(body: unknown): FeatureSection {
+  const section = (body as { section?: unknown } | null)?.section ?? 'home';
+  if (!(FEATURE_SECTIONS as readonly unknown[]).includes(section)) throw new HttpError(400, 'Unknown feature section');
+  return section as FeatureSection;
+}
+
+/** A home card, or an about card when the body says `section: 'about'` (SPEC 7). */
+export async function createFeature(db: Db, body: unknown, actor: Actor) {
+  const section = sectionOf(body);
+  const input = featureCreateSchema(section).parse(body);
+  const created = await createRow<Feature>(db, features, input, { actor, entity: `feature:${section}` });
+  requestPublish(`${section} feature created`);
+  return created;
+}
+
+/** The stored card's section decides the rules (about cards need a 10-character description). */
+export async function updateFeature(db: Db, id: number, body: unknown, actor: Actor) {
+  const [stored] = await db.select({ section: features.section }).from(features).where(eq(features.id, id));
+  if (!stored) throw new HttpError(404, 'Feature not found');
+  const patch = featurePatchSchema(stored.section).parse(body);
+  const { after } = await updateRow<Feature>(db, features, id, patch, {
+    actor,
+    entity: `feature:${stored.section}`,
+    notFound: 'Feature not found',
+  });
+  requestPublish(`${stored.section} feature updated`);
+  return after;
+}
+
+export async function deleteFeature(db: Db, id: number, actor: Actor) {
+  const row = await deleteRow<Feature>(db, features, id, { actor, entity: 'feature', notFound: 'Feature not found' });
+  requestPublish(`${row.section} feature deleted`);
+  return row;
+}

@@ -1,0 +1,48 @@
+import { request as playwrightRequest, type Page } from '@playwright/test';
+import { ADMIN, expect, test as base } from '../fixtures';
+
+/**
+ * Admin tests sign in through POST /api/login once per worker (the login endpoint is rate
+ * limited) and reuse the session's storage state in every test.
+ */
+export const test = base.extend<object, { adminState: Awaited<ReturnType<import('@playwright/test').APIRequestContext['storageState']>> }>({
+  adminState: [
+    async ({}, use, workerInfo) => {
+      const baseURL = workerInfo.project.use.baseURL!;
+      const ctx = await playwrightRequest.newContext({ baseURL });
+      const res = await ctx.post('/api/login', { data: { username: ADMIN.username, password: ADMIN.password }, headers: { origin: baseURL } });
+      if (!res.ok()) throw new Error(`admin sign-in failed: ${res.status()} ${await res.text()}`);
+      const state = await ctx.storageState();
+      await ctx.dispose();
+      await use(state);
+    },
+    { scope: 'worker' },
+  ],
+  storageState: async ({ adminState }, use) => use(adminState),
+});
+
+export { expect };
+
+/** Opens a back-office tab and waits for its first content. */
+export async function openTab(page: Page, name: string) {
+  await page.goto('/admin');
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** The single toast currently shown. */
+export function toast(page: Page) {
+  return page.getByRole('region', { name: /Notifications/ }).or(page.getByLabel('Notifications (F8)'));
+}
+
+/** A unique suffix so reruns on the same data never collide. */
+export const unique = () => Date.now().toString(36);
+
+/** Puts a content record back as it was (tests leave the seeded copy for the public-page tests). */
+export async function restoreRecord(page: Page, listPath: string, patchPath: (id: number) => string, id: number, values: Record<string, unknown>) {
+  const list = (await (await page.request.get(listPath)).json()) as { id: number; version: number }[];
+  const row = list.find((r) => r.id === id);
+  if (!row) return;
+  const res = await page.request.patch(patchPath(id), { data: { ...values, version: row.version } });
+  expect(res.ok()).toBe(true);
+}
