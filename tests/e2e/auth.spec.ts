@@ -3,6 +3,9 @@ import { Authenticator, apiSignIn, emailedCode, fillCredentials, hasAccountTab }
 
 const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? 'admin@example.com';
 
+// Each sign-in runs scrypt (memory-hard) and these flows chain several: room for a loaded machine.
+test.describe.configure({ timeout: 90_000 });
+
 test('[AUTH][SIGN-IN]: the form checks the spec rules before asking the server', async ({ page }) => {
   await page.goto('/auth');
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();

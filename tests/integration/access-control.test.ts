@@ -77,7 +77,15 @@ function discover(): Route[] {
 }
 
 const routes = discover();
-const cases = routes.flatMap((r) => r.methods.map((method) => ({ ...r, method, key: `${method} ${r.route}` })));
+/** The verb that reaches an export: an `ALL` export only sees methods the file does not export itself. */
+function verbFor(method: string, exported: string[]): string {
+  if (method !== 'ALL') return method;
+  return ['PUT', 'PATCH', 'DELETE', 'POST'].find((v) => !exported.includes(v))!;
+}
+const allCases = routes.flatMap((r) => r.methods.map((method) => ({ ...r, method, verb: verbFor(method, r.methods), key: `${method} ${r.route}` })));
+/** `export const ALL = methodNotAllowed([...])`: a 405 for other methods, nothing to guard. */
+const refusers = allCases.filter((c) => c.method === 'ALL' && /export const ALL = methodNotAllowed\(/.test(c.source));
+const cases = allCases.filter((c) => !refusers.includes(c));
 const adminCases = cases.filter((c) => !PUBLIC.has(c.key) && !SIGNED_IN.has(c.key));
 const guardedCases = cases.filter((c) => !PUBLIC.has(c.key));
 
@@ -85,8 +93,7 @@ let server: TestServer;
 let userCookie: string;
 let adminCookie: string;
 
-function call(method: string, url: string, cookie?: string) {
-  const verb = method === 'ALL' ? 'POST' : method;
+function call(verb: string, url: string, cookie?: string) {
   return server.request(url, verb === 'GET' || verb === 'HEAD' ? { method: verb, cookie } : { method: verb, cookie, json: {} });
 }
 
@@ -116,10 +123,17 @@ describe('access control on every endpoint', { timeout: 120_000 }, () => {
     for (const key of SIGNED_IN) expect(known.has(key), `${key} is listed but does not exist`).toBe(true);
   });
 
+  it('[AUTH][WALK]: method-refusing ALL exports answer 405 and nothing else', async () => {
+    for (const c of refusers) {
+      expect((await call(c.verb, c.url)).status, `${c.verb} ${c.route}`).toBe(405);
+      expect((await call(c.verb, c.url, adminCookie)).status, `${c.verb} ${c.route} as admin`).toBe(405);
+    }
+  });
+
   it('[AUTH][WALK]: signed out, every guarded call answers 401', async () => {
     expect(guardedCases.length).toBeGreaterThan(0);
     for (const c of guardedCases) {
-      const res = await call(c.method, c.url);
+      const res = await call(c.verb, c.url);
       expect(res.status, `${c.key} signed out`).toBe(401);
       expect(res.headers.get('content-type'), `${c.key} answers JSON`).toMatch(/application\/json/);
     }
@@ -127,7 +141,7 @@ describe('access control on every endpoint', { timeout: 120_000 }, () => {
 
   it('[AUTH][WALK]: a role `user` account gets 403 from every administrator call', async () => {
     for (const c of adminCases) {
-      const res = await call(c.method, c.url, userCookie);
+      const res = await call(c.verb, c.url, userCookie);
       expect(res.status, `${c.key} as role user`).toBe(403);
     }
     // ... while the same account does reach its own endpoints (the cookie is a real session).
@@ -136,7 +150,7 @@ describe('access control on every endpoint', { timeout: 120_000 }, () => {
 
   it('[AUTH][WALK]: an administrator gets past the guard on every administrator call', async () => {
     for (const c of adminCases) {
-      const res = await call(c.method, c.url, adminCookie);
+      const res = await call(c.verb, c.url, adminCookie);
       expect([401, 403], `${c.key} as admin: ${res.status}`).not.toContain(res.status);
     }
   });
@@ -160,10 +174,10 @@ describe('access control on every endpoint', { timeout: 120_000 }, () => {
     ];
     for (const c of targets) {
       for (const odd of variants(c.url)) {
-        const out = await call(c.method, odd);
+        const out = await call(c.verb, odd);
         expect(out.status < 200 || out.status >= 300, `${c.method} ${odd} signed out answered ${out.status}`).toBe(true);
         if (!SIGNED_IN.has(c.key)) {
-          const asUser = await call(c.method, odd, userCookie);
+          const asUser = await call(c.verb, odd, userCookie);
           expect(asUser.status < 200 || asUser.status >= 300, `${c.method} ${odd} as user answered ${asUser.status}`).toBe(true);
         }
       }
@@ -173,9 +187,8 @@ describe('access control on every endpoint', { timeout: 120_000 }, () => {
   });
 
   it('[AUTH][CSRF]: a state-changing call from another site is refused before anything else', async () => {
-    for (const c of cases.filter((x) => !['GET', 'HEAD'].includes(x.method))) {
-      const verb = c.method === 'ALL' ? 'POST' : c.method;
-      const res = await server.request(c.url, { method: verb, cookie: adminCookie, json: {}, headers: { origin: 'https://evil.example' } });
+    for (const c of allCases.filter((x) => !['GET', 'HEAD'].includes(x.verb))) {
+      const res = await server.request(c.url, { method: c.verb, cookie: adminCookie, json: {}, headers: { origin: 'https://evil.example' } });
       expect(res.status, `${c.key} cross-site`).toBe(403);
     }
   });
