@@ -11,9 +11,10 @@ import { env } from '../src/server/env';
 import { log } from '../src/server/log';
 import { projectRoot } from '../src/server/paths';
 import { createAppServer, type AstroHandler } from '../src/server/web/app-server';
-import { ensureRelease, liveSite } from '../src/server/web/live-site';
+import { liveSite } from '../src/server/web/live-site';
 import { buildServer } from './build';
 import { startPublisher } from '../src/server/publish/publisher';
+import { startMailWorker } from '../src/server/mail/worker';
 
 async function main(): Promise<void> {
   const e = env();
@@ -22,8 +23,9 @@ async function main(): Promise<void> {
 
   const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
   if (!fs.existsSync(entry)) await buildServer();
-  await ensureRelease(handle.db);
-  startPublisher();
+  // Serves the current release (or builds one) and runs publish jobs from here on.
+  const publisher = await startPublisher();
+  const mailWorker = startMailWorker();
 
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   const server = createAppServer({
@@ -51,6 +53,8 @@ async function main(): Promise<void> {
     force.unref();
     server.close();
     server.closeIdleConnections?.();
+    await mailWorker.stop().catch((err: unknown) => log.error('stopping the mail worker failed', { err }));
+    await publisher.stop().catch((err) => log.error('stopping the publisher failed', { err }));
     await closeDb().catch((err) => log.error('closing the database failed', { err }));
     process.exit(0);
   };

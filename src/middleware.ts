@@ -1,9 +1,11 @@
 import { defineMiddleware } from 'astro:middleware';
-import { SESSION_COOKIE, resolveSession } from './server/auth/session';
+import { HINT_COOKIE } from './server/auth/cookies';
+import { readSession } from './server/auth/session';
 import { getDb } from './server/db/client';
 import { clientAddress } from './server/client-ip';
 import { json } from './server/http';
 import { isCrossSite } from './server/web/csrf';
+import { withPageCsp } from './server/web/security-headers';
 
 const STATUS_TEXT: Record<number, string> = { 404: 'Not found', 405: 'Method not allowed' };
 
@@ -20,13 +22,14 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
     return json({ message: 'Cross-site request refused' }, { status: 403 });
   }
   ctx.locals.clientIp = clientAddress(ctx.request, () => ctx.clientAddress);
-  const token = ctx.cookies.get(SESSION_COOKIE)?.value;
-  if (token) {
-    const found = await resolveSession(await getDb(), token);
-    if (found) {
-      ctx.locals.user = found.user;
-      ctx.locals.session = found.session;
-    }
+  const found = await readSession(await getDb(), ctx.request);
+  if (found.state === 'valid') {
+    ctx.locals.user = found.user;
+    ctx.locals.session = found.session;
+  } else if (found.state === 'invalid') {
+    // An ended or expired session: drop its cookie and the header's hint with it.
+    ctx.cookies.delete(found.cookieName, { path: '/' });
+    ctx.cookies.delete(HINT_COOKIE, { path: '/' });
   }
 
   const response = await next();
@@ -34,5 +37,5 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   if (isApi && response.status >= 400 && !response.headers.get('content-type')?.includes('application/json')) {
     return json({ message: STATUS_TEXT[response.status] ?? 'Request failed' }, { status: response.status });
   }
-  return response;
+  return isApi ? response : withPageCsp(response);
 });

@@ -11,6 +11,10 @@ export function clientAddress(request: Request, socketAddress: () => string | un
     const last = forwarded?.split(',').map((s) => s.trim()).filter(Boolean).pop();
     if (last) return last;
   }
+  // Astro's clientAddress is the first X-Forwarded-For value when that header exists, so without a
+  // trusted proxy such a request cannot be told apart from a forgery: all of them share one bucket
+  // (a browser talking to us directly never sends the header).
+  if (request.headers.has('x-forwarded-for')) return 'untrusted-forwarded';
   try {
     return socketAddress() ?? 'unknown';
   } catch {

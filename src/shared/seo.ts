@@ -1,14 +1,22 @@
 import { SITE } from './site-config';
 
+const DEFAULT_SITE = 'http://localhost:4321';
+
+/** An absolute URL on the public site (SITE_URL = Astro.site). */
+export function absoluteUrl(path: string, site: URL | string | undefined = DEFAULT_SITE): string {
+  return new URL(path, site ?? DEFAULT_SITE).toString();
+}
+
 /** Organization JSON-LD with the registrations buyers search for (NAICS, UEI, CAGE). */
-export function organizationJsonLd(siteUrl = 'http://localhost:4321') {
+export function organizationJsonLd(site: URL | string | undefined = DEFAULT_SITE) {
   return {
     '@context': 'https://schema.org',
     '@type': 'Organization',
+    '@id': absoluteUrl('/#organization', site),
     name: SITE.name,
     description: SITE.description,
-    url: siteUrl,
-    logo: `${siteUrl.replace(/\/$/, '')}/images/logo.svg`,
+    url: absoluteUrl('/', site),
+    logo: absoluteUrl('/images/logo.svg', site),
     email: SITE.procurementEmail,
     naics: SITE.naics.map((n) => n.code).join(', '),
     identifier: [
@@ -16,4 +24,63 @@ export function organizationJsonLd(siteUrl = 'http://localhost:4321') {
       { '@type': 'PropertyValue', propertyID: 'CAGE', value: SITE.cage },
     ],
   };
+}
+
+export interface Crumb {
+  name: string;
+  path: string;
+}
+
+/** BreadcrumbList JSON-LD; Home is always the first item. */
+export function breadcrumbJsonLd(crumbs: Crumb[], site: URL | string | undefined = DEFAULT_SITE) {
+  const all = [{ name: 'Home', path: '/' }, ...crumbs];
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: all.map((c, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: c.name,
+      item: absoluteUrl(c.path, site),
+    })),
+  };
+}
+
+export interface ArticleInput {
+  title: string;
+  description: string;
+  path: string;
+  authorName?: string | null;
+  authorTitle?: string | null;
+  datePublished?: string | null;
+  dateModified?: string | null;
+  image?: string | null;
+  section?: string;
+  keywords?: string[];
+}
+
+/** Article JSON-LD for an insight page. */
+export function articleJsonLd(a: ArticleInput, site: URL | string | undefined = DEFAULT_SITE) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Article',
+    headline: a.title.slice(0, 110),
+    description: a.description,
+    mainEntityOfPage: absoluteUrl(a.path, site),
+    url: absoluteUrl(a.path, site),
+    ...(a.datePublished ? { datePublished: a.datePublished } : {}),
+    ...(a.dateModified ? { dateModified: a.dateModified } : {}),
+    ...(a.image ? { image: absoluteUrl(a.image, site) } : {}),
+    ...(a.section ? { articleSection: a.section } : {}),
+    ...(a.keywords?.length ? { keywords: a.keywords.join(', ') } : {}),
+    author: a.authorName
+      ? { '@type': 'Person', name: a.authorName, ...(a.authorTitle ? { jobTitle: a.authorTitle } : {}) }
+      : { '@type': 'Organization', name: SITE.name },
+    publisher: { '@type': 'Organization', name: SITE.name, logo: { '@type': 'ImageObject', url: absoluteUrl('/images/logo.svg', site) } },
+  };
+}
+
+/** Escapes text for XML (sitemap, RSS). */
+export function xmlEscape(s: string): string {
+  return s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 }

@@ -1,41 +1,28 @@
-import { eq } from 'drizzle-orm';
-import { verifyPassword, dummyHash } from '../../server/auth/password';
-import { SESSION_COOKIE, SESSION_MAX_MS, createSession, toSessionUser } from '../../server/auth/session';
+import { challengeCookie, isSecureRequest, withCookies } from '../../server/auth/cookies';
+import { countAttempt } from '../../server/auth/limits';
+import { issueSession } from '../../server/auth/session';
+import { signInWithPassword } from '../../server/auth/sign-in';
 import { getDb } from '../../server/db/client';
-import { accounts, users } from '../../server/db/schema';
-import { HttpError, defineHandler, json, readJson } from '../../server/http';
-import { findUserByLogin } from '../../server/services/users';
+import { env } from '../../server/env';
+import { defineHandler, json, readJson } from '../../server/http';
 import { loginSchema } from '../../shared/schemas/auth';
-import { and } from 'drizzle-orm';
 
 export const prerender = false;
 
-/** Username or e-mail + password → a session cookie. (Two factors, limits and lockout: accounts issue.) */
-export const POST = defineHandler(async ({ request, cookies, locals, url }) => {
+/**
+ * Username or e-mail + password. Without 2FA: a session. With 2FA: `requires2FA`, no session, a
+ * pending challenge in an HttpOnly cookie and a code by e-mail (SPEC 2.14, DECISIONS.md).
+ */
+export const POST = defineHandler(async ({ request, locals }) => {
   const { username, password } = loginSchema.parse(await readJson(request));
   const db = await getDb();
-  const user = await findUserByLogin(db, username);
-  const [account] = user
-    ? await db
-        .select({ password: accounts.password })
-        .from(accounts)
-        .where(and(eq(accounts.userId, user.id), eq(accounts.providerId, 'credential')))
-        .limit(1)
-    : [];
-  const ok = await verifyPassword(account?.password ?? (await dummyHash()), password);
-  if (!user || !account?.password || !ok) throw new HttpError(401, 'Invalid username or password');
-
-  const { token } = await createSession(db, user.id, {
-    ipAddress: locals.clientIp,
-    userAgent: request.headers.get('user-agent') ?? undefined,
-  });
-  const [updated] = await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id)).returning();
-  cookies.set(SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: url.protocol === 'https:',
-    path: '/',
-    maxAge: SESSION_MAX_MS / 1000,
-  });
-  return json({ success: true, message: 'Login successful', user: toSessionUser(updated!), requires2FA: false });
+  const refund = await countAttempt(db, 'login', locals.clientIp);
+  const outcome = await signInWithPassword(db, username, password, locals.clientIp);
+  await refund();
+  if (outcome.kind === 'challenge') {
+    const body = { success: true, message: 'Check your email for a 6-digit verification code', user: null, requires2FA: true };
+    return withCookies(json(body), [challengeCookie(outcome.challenge, isSecureRequest(request, env().SITE_URL))]);
+  }
+  const { cookies, user } = await issueSession(db, request, outcome.user.id, locals.clientIp);
+  return withCookies(json({ success: true, message: 'Login successful', user, requires2FA: false }), cookies);
 });

@@ -1,13 +1,13 @@
-import { SESSION_COOKIE, deleteSession } from '../../server/auth/session';
+import { withCookies } from '../../server/auth/cookies';
+import { endSession } from '../../server/auth/session';
 import { getDb } from '../../server/db/client';
-import { defineHandler, json } from '../../server/http';
+import { defineHandler, json, readJson } from '../../server/http';
 
 export const prerender = false;
 
-/** Ends the session on the server and clears the cookie. */
-export const POST = defineHandler(async ({ cookies }) => {
-  const token = cookies.get(SESSION_COOKIE)?.value;
-  if (token) await deleteSession(await getDb(), token);
-  cookies.delete(SESSION_COOKIE, { path: '/' });
-  return json({ success: true, message: 'Logged out' });
+/** Ends the session on the server and clears the session and hint cookies. */
+export const POST = defineHandler(async ({ request }) => {
+  await readJson(request);
+  const cookies = await endSession(await getDb(), request);
+  return withCookies(json({ success: true, message: 'Logged out' }), cookies);
 });

@@ -1,76 +1,110 @@
-import { randomBytes } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
+import type { UserRole } from '../../shared/constants';
 import type { Db } from '../db/client';
-import { sessions, users, type User } from '../db/schema';
+import { sessions, users } from '../db/schema';
+import { SESSION_IDLE_MS, SESSION_MAX_MS, getAuth, sessionCookieName } from './better-auth';
+import { now as clockNow } from './clock';
+import { hintCookie, readCookie } from './cookies';
 import type { SessionInfo, SessionUser } from './types';
 
-export const SESSION_COOKIE = 'sid';
-/** Admin sessions end after 30 minutes idle and 12 hours at most. */
-export const SESSION_IDLE_MS = 30 * 60 * 1000;
-export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
+export { SESSION_IDLE_MS, SESSION_MAX_MS };
 
-export function toSessionUser(u: User): SessionUser {
+interface UserLike {
+  id: string;
+  name: string;
+  email: string;
+  username?: string | null;
+  displayUsername?: string | null;
+  role?: string | null;
+  twoFactorEnabled?: boolean | null;
+  lastLoginAt?: Date | string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
+
+/** The user as the API shows it: never the password hash or the 2FA secret. */
+export function toSessionUser(u: UserLike): SessionUser {
   return {
     id: u.id,
     username: u.displayUsername ?? u.username ?? u.email,
     email: u.email,
     name: u.name,
-    role: u.role,
-    twoFactorEnabled: u.twoFactorEnabled,
-    lastLoginAt: u.lastLoginAt?.toISOString() ?? null,
-    updatedAt: u.updatedAt.toISOString(),
-    createdAt: u.createdAt.toISOString(),
+    role: (u.role ?? 'user') as UserRole,
+    twoFactorEnabled: Boolean(u.twoFactorEnabled),
+    lastLoginAt: u.lastLoginAt ? iso(u.lastLoginAt) : null,
+    updatedAt: iso(u.updatedAt),
+    createdAt: iso(u.createdAt),
   };
 }
 
-export async function createSession(
-  db: Db,
-  userId: string,
-  meta: { ipAddress?: string; userAgent?: string },
-  now = new Date(),
-): Promise<{ token: string; expiresAt: Date }> {
-  const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + SESSION_MAX_MS);
-  await db.insert(sessions).values({
-    id: randomBytes(16).toString('hex'),
-    token,
-    userId,
-    expiresAt,
-    lastActiveAt: now,
-    ipAddress: meta.ipAddress,
-    userAgent: meta.userAgent?.slice(0, 500),
-  });
-  return { token, expiresAt };
+export type SessionLookup =
+  | { state: 'none' }
+  | { state: 'invalid'; cookieName: string }
+  | { state: 'valid'; user: SessionUser; session: SessionInfo; token: string };
+
+/**
+ * The live session of a request: better-auth checks the signed cookie and finds the row; we add
+ * the 12-hour and 30-minute-idle limits on our clock. Use refreshes the idle window (written at
+ * most once a minute to keep reads cheap).
+ */
+export async function readSession(db: Db, request: Request): Promise<SessionLookup> {
+  const auth = getAuth(db);
+  const cookieName = await sessionCookieName(auth);
+  if (!readCookie(request, cookieName)) return { state: 'none' };
+  const found = await auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true, disableRefresh: true } });
+  if (!found) return { state: 'invalid', cookieName };
+  const now = clockNow();
+  const { session, user } = found;
+  const lastActive = (session as { lastActiveAt?: Date | null }).lastActiveAt ?? session.createdAt;
+  const expired = now >= session.expiresAt || now.getTime() - new Date(session.createdAt).getTime() >= SESSION_MAX_MS;
+  if (expired || now.getTime() - new Date(lastActive).getTime() > SESSION_IDLE_MS) {
+    await db.delete(sessions).where(eq(sessions.id, session.id));
+    return { state: 'invalid', cookieName };
+  }
+  if (now.getTime() - new Date(lastActive).getTime() > 60_000) {
+    await db.update(sessions).set({ lastActiveAt: now }).where(eq(sessions.id, session.id));
+  }
+  return { state: 'valid', user: toSessionUser(user), session: { id: session.id, expiresAt: session.expiresAt.toISOString() }, token: session.token };
 }
 
-/** The live session for a cookie token: not expired, not idle; touching it extends the idle window. */
-export async function resolveSession(
-  db: Db,
-  token: string | undefined,
-  now = new Date(),
-): Promise<{ user: SessionUser; session: SessionInfo } | null> {
-  if (!token || token.length > 200) return null;
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.token, token), gt(sessions.expiresAt, now)))
-    .limit(1);
-  if (!row) return null;
-  if (now.getTime() - row.session.lastActiveAt.getTime() > SESSION_IDLE_MS) {
-    await db.delete(sessions).where(eq(sessions.id, row.session.id));
-    return null;
-  }
-  // Touch at most once a minute to keep reads cheap.
-  if (now.getTime() - row.session.lastActiveAt.getTime() > 60_000) {
-    await db.update(sessions).set({ lastActiveAt: now }).where(eq(sessions.id, row.session.id));
-  }
-  return {
-    user: toSessionUser(row.user),
-    session: { id: row.session.id, expiresAt: row.session.expiresAt.toISOString() },
-  };
+/**
+ * Starts a session after every check has passed: the signed session cookie plus the header's
+ * hint cookie, as Set-Cookie values. Records the sign-in time.
+ */
+export async function issueSession(db: Db, request: Request, userId: string, ipAddress?: string): Promise<{ cookies: string[]; user: SessionUser }> {
+  const [updated] = await db
+    .update(users)
+    .set({ lastLoginAt: clockNow(), failedLoginCount: 0, lockedUntil: null })
+    .where(eq(users.id, userId))
+    .returning();
+  const { headers, response } = await getAuth(db).api.issueSession({ body: { userId, ipAddress }, headers: request.headers, returnHeaders: true });
+  // Times on our clock (better-auth uses the wall clock), so the idle and 12-hour limits agree.
+  const at = clockNow();
+  await db
+    .update(sessions)
+    .set({ createdAt: at, lastActiveAt: at, expiresAt: new Date(at.getTime() + SESSION_MAX_MS) })
+    .where(eq(sessions.id, response.sessionId));
+  const secure = new URL(request.url).protocol === 'https:';
+  return { cookies: [...headers.getSetCookie(), hintCookie(true, secure, SESSION_MAX_MS / 1000)], user: toSessionUser(updated!) };
 }
 
-export async function deleteSession(db: Db, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.token, token));
+/** Ends the request's session on the server; returns the Set-Cookie values that clear both cookies. */
+export async function endSession(db: Db, request: Request): Promise<string[]> {
+  const auth = getAuth(db);
+  const secure = new URL(request.url).protocol === 'https:';
+  const cleared = [hintCookie(false, secure, 0)];
+  if (!readCookie(request, await sessionCookieName(auth))) return cleared;
+  const { headers } = await auth.api.signOut({ headers: request.headers, returnHeaders: true }).catch(async () => ({
+    headers: new Headers(),
+  }));
+  return [...headers.getSetCookie(), ...cleared];
+}
+
+/** A password change ends every other session of the user (ASVS V3.3.3). */
+export async function endOtherSessions(db: Db, userId: string, keepSessionId: string | undefined): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId));
 }

@@ -55,12 +55,25 @@ export async function writeSnapshot(db: Db, file: string): Promise<SiteContent> 
 
 let loaded: Promise<SiteContent> | undefined;
 
+const LIVE_READER = Symbol.for('procurement.liveContentReader');
+const slots = globalThis as unknown as Record<symbol, (() => Promise<SiteContent>) | undefined>;
+
+/**
+ * Inside the running server, on-demand pages (the insight preview) read the server's open
+ * database on every render instead: never a snapshot, never closing the database.
+ */
+export function useLiveContent(read: () => Promise<SiteContent>): void {
+  slots[LIVE_READER] = read;
+}
+
 /**
  * The content for this build. With CONTENT_SNAPSHOT set (the server or `npm run build` wrote it)
  * the build never opens the database (STACK.md gotcha 12); otherwise it reads the database itself
  * once and closes it, which is only allowed while no server owns it.
  */
 export function loadSiteContent(): Promise<SiteContent> {
+  const live = slots[LIVE_READER];
+  if (live) return live();
   loaded ??= (async () => {
     const file = process.env.CONTENT_SNAPSHOT;
     if (file) return JSON.parse(await fs.readFile(file, 'utf8')) as SiteContent;

@@ -1,55 +1,235 @@
-import { getDb } from '../db/client';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { snapshotContent, type SiteContent } from '../content/site-content';
+import { getDb, getDbHandle, type Db } from '../db/client';
+import type { PublishJob } from '../db/schema';
+import { env } from '../env';
 import { log } from '../log';
-import { publishRelease } from '../web/live-site';
+import { ensureRelease, goLive, liveRelease, publishContent } from '../web/live-site';
+import { claim, enqueue, fail, latestLocalRelease, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
+import { coldBuild, readRelease, releasesDir, type Builder } from './releases';
+import { WarmBuilder } from './warm-builder';
+import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook';
 
 /*
- * Publishing trigger. Every write that changes a public page calls `requestPublish`; the
- * publisher started by the server (scripts/start.ts) coalesces requests into builds: requests
- * during a build cause exactly one more build after it. Without a started publisher (unit and
- * integration tests of other features) a request is only logged.
+ * Publishing. Every write that changes a public page calls `requestPublish`. The publisher that
+ * the server starts (scripts/start.ts) records the request as a publish job in the database and
+ * runs due jobs one at a time: a local build through the warm build worker, checked and swapped in
+ * atomically, or a call of the deploy hook (REBUILD_WEBHOOK_URL). Without a started publisher (the
+ * integration tests of other features) a request is only logged: nothing builds.
  */
-type Runner = { request(reason: string): void };
-const KEY = Symbol.for('procurement.publisher');
-const g = globalThis as unknown as Record<symbol, Runner | undefined>;
 
-export function requestPublish(reason: string): void {
-  const runner = g[KEY];
-  if (runner) runner.request(reason);
-  else log.debug('publish requested (no publisher running)', { reason });
+export interface PublisherOptions {
+  /** Wait after the first write of a batch so writes close together share one build. */
+  debounceMs?: number;
+  /** How often to look for jobs queued by other instances (0: never). */
+  pollMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
+  /** Waits between webhook retries (tests). */
+  sleep?: (ms: number) => Promise<void>;
+  /** The deploy hook; from the environment by default, `null` for local builds. */
+  webhook?: (Partial<WebhookConfig> & { url: string }) | null;
+  /** 'warm' (default): a long-lived build worker; 'cold': one `astro build` per release. */
+  builder?: 'warm' | 'cold';
+  /** The files a release must contain (routes.ts by default). */
+  expectedFiles?: (content: SiteContent) => string[];
+  /** Serve the current release or build one before answering (default true). */
+  ensureRelease?: boolean;
+  /** Run one throwaway build at start when none was needed, so the first publish is warm. */
+  warmUp?: boolean;
 }
 
-/** Starts the in-process publisher: one build at a time, coalescing, debounced by `delayMs`. */
-export function startPublisher(opts: { delayMs?: number } = {}): Runner {
-  const delayMs = opts.delayMs ?? 200;
-  let building = false;
-  let pending = false;
-  let timer: NodeJS.Timeout | undefined;
+export interface Publisher {
+  mode: PublishMode;
+  /** Records a publish request (coalescing) and wakes the runner. */
+  request(reason: string): Promise<void>;
+  /** Runs every due job now; resolves when the runner is idle again. */
+  tick(): Promise<void>;
+  /** The warm build worker's PID, if one runs. */
+  workerPid(): number | undefined;
+  stop(): Promise<void>;
+}
 
-  const run = async () => {
-    timer = undefined;
-    if (building) {
-      pending = true;
+const KEY = Symbol.for('procurement.publisher');
+const g = globalThis as unknown as Record<symbol, Publisher | undefined>;
+
+/**
+ * Asks for a publish after a write that changes a public page. Resolves once the request is
+ * recorded (awaiting it is optional; it never rejects).
+ */
+export function requestPublish(reason: string): Promise<void> {
+  const publisher = g[KEY];
+  if (!publisher) {
+    log.debug('publish requested (no publisher running)', { reason });
+    return Promise.resolve();
+  }
+  return publisher.request(reason).catch((err) => log.error('recording a publish request failed', { reason, err }));
+}
+
+/** POST /api/admin/publish: queue a publish even when this process runs no publisher. */
+export async function publishNow(reason: string): Promise<void> {
+  const publisher = g[KEY];
+  if (publisher) return publisher.request(reason);
+  await enqueue(await getDb(), { mode: webhookFromEnv() ? 'webhook' : 'local', reason, now: Date.now() });
+}
+
+function webhookFromEnv(): WebhookConfig | null {
+  const e = env();
+  if (!e.REBUILD_WEBHOOK_URL) return null;
+  return {
+    ...WEBHOOK_DEFAULTS,
+    url: e.REBUILD_WEBHOOK_URL,
+    secret: e.REBUILD_WEBHOOK_SECRET,
+    secretHeader: e.REBUILD_WEBHOOK_SECRET_HEADER,
+  };
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Starts this process's publisher (one per process; a second call replaces the first). */
+export async function startPublisher(opts: PublisherOptions = {}): Promise<Publisher> {
+  await g[KEY]?.stop();
+  const handle = await getDbHandle();
+  const db = handle.db;
+  const now = opts.now ?? Date.now;
+  const debounceMs = opts.debounceMs ?? 150;
+  const pollMs = opts.pollMs ?? 2000;
+  const sleep = opts.sleep ?? realSleep;
+  const hook: WebhookConfig | null =
+    opts.webhook === undefined ? webhookFromEnv() : opts.webhook && { ...WEBHOOK_DEFAULTS, secretHeader: 'x-webhook-secret', ...opts.webhook };
+  const mode: PublishMode = hook ? 'webhook' : 'local';
+  const warm = mode === 'local' && opts.builder !== 'cold' ? new WarmBuilder() : undefined;
+  const builder: Builder = warm ? warm.build : coldBuild;
+  const buildOpts = { builder, expectedFiles: opts.expectedFiles };
+
+  // The embedded database has exactly one process: whatever it left "building" died with it.
+  await recoverStale(db, { before: handle.kind === 'pglite' ? now() + 1 : now() - STALE_BUILD_MS, now: now() });
+
+  if (warm) void warm.start().catch(() => {});
+  if (opts.ensureRelease !== false) {
+    const started = now();
+    const { info, built, error } = await ensureRelease(db, buildOpts);
+    const finished = { mode: 'local' as const, reason: 'start', startedAt: started, finishedAt: now() };
+    if (built) await recordCompleted(db, { ...finished, status: 'succeeded', releaseId: info.id });
+    else if (error) await recordCompleted(db, { ...finished, status: 'failed', error: error.message });
+    else if (warm && opts.warmUp !== false) void warmUpBuild(db, builder);
+  }
+
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Infinity;
+
+  const schedule = (delayMs: number) => {
+    if (stopped) return;
+    const at = now() + Math.max(0, delayMs);
+    if (timer && timerAt <= at) return;
+    clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(() => {
+      timer = undefined;
+      timerAt = Infinity;
+      void tick();
+    }, Math.max(0, delayMs));
+    timer.unref();
+  };
+
+  const runJob = async (job: PublishJob) => {
+    log.info('publishing', { job: job.id, mode, reason: job.reason });
+    if (hook) {
+      try {
+        const attempts = await deliverWebhook(db, job, hook, sleep);
+        await succeed(db, job, { now: now(), attempts });
+      } catch (err) {
+        await fail(db, job, { now: now(), error: (err as Error).message, attempts: hook.maxAttempts });
+      }
       return;
     }
-    building = true;
-    pending = false;
     try {
-      await publishRelease(await getDb());
+      const info = await publishContent(await snapshotContent(db), buildOpts);
+      await succeed(db, job, { now: now(), releaseId: info.id });
     } catch (err) {
-      log.error('publish failed; the previous release stays live', { err });
-    } finally {
-      building = false;
-      if (pending) schedule();
+      log.error('publish failed; the previous release stays live', { job: job.id, err });
+      await fail(db, job, { now: now(), error: (err as Error).message });
     }
   };
-  const schedule = () => {
-    if (building) {
-      pending = true;
-      return;
-    }
-    if (!timer) timer = setTimeout(() => void run(), delayMs);
+
+  const drain = async () => {
+    do {
+      again = false;
+      for (;;) {
+        if (stopped) return;
+        const next = await claim(db, { now: now(), debounceMs });
+        if ('job' in next) {
+          await runJob(next.job);
+          continue;
+        }
+        if (next.dueAt !== null) schedule(next.dueAt - now());
+        break;
+      }
+    } while (again);
   };
-  const runner: Runner = { request: () => schedule() };
-  g[KEY] = runner;
-  return runner;
+
+  const tick = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = drain()
+      .catch((err) => log.error('publisher run failed', { err }))
+      .finally(() => (running = undefined));
+    return running;
+  };
+
+  /** Another instance published: load its release when it is on a disk we share. */
+  const followPeers = async () => {
+    if (mode !== 'local' || running) return;
+    const id = await latestLocalRelease(db);
+    const live = liveRelease();
+    if (!id || id === live?.id) return;
+    const info = await readRelease(id);
+    if (info && (!live || info.builtAt > live.builtAt)) await goLive(info);
+  };
+
+  const poll = pollMs > 0 ? setInterval(() => void tick().then(followPeers).catch(() => {}), pollMs) : undefined;
+  poll?.unref();
+
+  const publisher: Publisher = {
+    mode,
+    async request(reason) {
+      if (stopped) return;
+      await enqueue(db, { mode, reason, now: now() });
+      schedule(debounceMs);
+    },
+    tick,
+    workerPid: () => warm?.pid,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      clearInterval(poll);
+      if (g[KEY] === publisher) g[KEY] = undefined;
+      await running;
+      await warm?.stop();
+    },
+  };
+  g[KEY] = publisher;
+  void tick();
+  return publisher;
+}
+
+/** A build of the current content thrown away: it loads and warms the worker's compiler. */
+async function warmUpBuild(db: Db, builder: Builder): Promise<void> {
+  const dir = path.join(releasesDir(), `warmup-${process.pid}`);
+  const snapshot = `${dir}.content.json`;
+  try {
+    await fs.writeFile(snapshot, JSON.stringify(await snapshotContent(db)));
+    await builder(dir, snapshot);
+  } catch (err) {
+    log.debug('warm-up build failed', { err });
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+    await fs.rm(snapshot, { force: true });
+  }
 }

@@ -6,7 +6,7 @@ import type { SiteContent } from '../content/site-content';
 import { log } from '../log';
 import { projectRoot } from '../paths';
 import { precompress } from '../web/static-site';
-import { expectedFiles } from './routes';
+import { expectedFiles as defaultExpectedFiles } from './routes';
 
 export interface ReleaseInfo {
   id: string;
@@ -14,7 +14,21 @@ export interface ReleaseInfo {
   codeVersion: string;
   builtAt: string;
   durationMs: number;
+  /** Of which the Astro build itself. */
+  astroMs?: number;
   pages: number;
+}
+
+/** Runs one Astro build of the static pages into `outDir` from the snapshot file. */
+export type Builder = (outDir: string, snapshotFile: string) => Promise<void>;
+
+export interface BuildOptions {
+  /** Warm worker or cold `astro build`; the cold one by default. */
+  builder?: Builder;
+  /** The files the release must contain; `routes.ts` by default. */
+  expectedFiles?: (content: SiteContent) => string[];
+  /** The live release: unchanged files reuse its compressed copies. */
+  previous?: ReleaseInfo | null;
 }
 
 /** Inside the project (STACK.md gotcha 7); each server with its own data uses its own (RELEASES_DIR). */
@@ -39,17 +53,22 @@ export async function codeVersion(): Promise<string> {
   return stat ? String(Math.floor(stat.mtimeMs)) : 'none';
 }
 
-export async function currentRelease(): Promise<ReleaseInfo | null> {
+export async function readRelease(id: string): Promise<ReleaseInfo | null> {
   try {
-    const id = await fs.readlink(path.join(releasesDir(), 'current'));
     return JSON.parse(await fs.readFile(path.join(releasesDir(), id, 'release.json'), 'utf8')) as ReleaseInfo;
   } catch {
     return null;
   }
 }
 
-function runAstroBuild(outDir: string, snapshotFile: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+export async function currentRelease(): Promise<ReleaseInfo | null> {
+  const id = await fs.readlink(path.join(releasesDir(), 'current')).catch(() => undefined);
+  return id ? readRelease(id) : null;
+}
+
+/** A cold `astro build` in a child process: the fallback when the warm worker is unavailable. */
+export const coldBuild: Builder = (outDir, snapshotFile) =>
+  new Promise((resolve, reject) => {
     const astroBin = path.join(projectRoot(), 'node_modules', 'astro', 'astro.js');
     const child = spawn(process.execPath, [astroBin, 'build', '--outDir', outDir, '--silent'], {
       cwd: projectRoot(),
@@ -61,34 +80,41 @@ function runAstroBuild(outDir: string, snapshotFile: string): Promise<void> {
     child.stderr.on('data', (d) => (output = (output + d).slice(-4000)));
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`astro build exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`)),
     );
   });
+
+function newReleaseId(): string {
+  return `${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
 }
 
 /**
- * Builds the static pages for `content` into a new release directory and checks it; the live
- * release is untouched until `activateRelease`. A failed build removes its own directory.
+ * Builds the static pages for `content` into a new release directory and checks it: the build
+ * finished cleanly and every expected file is there and non-empty. The live release is untouched
+ * until `activateRelease`; a failed build removes its own directory.
  */
-export async function buildRelease(content: SiteContent): Promise<ReleaseInfo> {
+export async function buildRelease(content: SiteContent, opts: BuildOptions = {}): Promise<ReleaseInfo> {
   const started = Date.now();
-  const id = `${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+  const id = newReleaseId();
   const dir = path.join(releasesDir(), id);
   await fs.mkdir(dir, { recursive: true });
   // Beside the release, not in it: astro build empties its outDir first.
   const snapshotFile = path.join(releasesDir(), `${id}.content.json`);
   await fs.writeFile(snapshotFile, JSON.stringify(content));
   try {
-    await runAstroBuild(dir, snapshotFile);
+    await (opts.builder ?? coldBuild)(dir, snapshotFile);
+    const astroMs = Date.now() - started;
     const client = path.join(dir, 'client');
     const missing: string[] = [];
-    for (const file of expectedFiles(content)) {
+    for (const file of (opts.expectedFiles ?? defaultExpectedFiles)(content)) {
       const ok = await fs.stat(path.join(client, file)).then((s) => s.isFile() && s.size > 0, () => false);
       if (!ok) missing.push(file);
     }
     if (missing.length) throw new Error(`build is missing ${missing.length} page(s): ${missing.slice(0, 5).join(', ')}`);
     await fs.rm(path.join(dir, 'server'), { recursive: true, force: true });
-    await precompress(client);
+    await precompress(client, opts.previous ? releaseClientDir(opts.previous.id) : undefined);
     const pages = (await fs.readdir(client, { recursive: true })).filter((f) => String(f).endsWith('.html')).length;
     const info: ReleaseInfo = {
       id,
@@ -96,6 +122,7 @@ export async function buildRelease(content: SiteContent): Promise<ReleaseInfo> {
       codeVersion: await codeVersion(),
       builtAt: new Date().toISOString(),
       durationMs: Date.now() - started,
+      astroMs,
       pages,
     };
     await fs.writeFile(path.join(dir, 'release.json'), JSON.stringify(info, null, 2));
@@ -117,9 +144,12 @@ export async function activateRelease(id: string): Promise<void> {
   log.info('release activated', { id });
 }
 
-/** Removes releases other than the current one older than the grace period. */
+/**
+ * Removes releases older than the grace period, keeping the current one and the `keep` newest
+ * others (a browser may still hold a page of the previous release and fetch its assets).
+ */
 export async function pruneReleases(graceMs = 10 * 60 * 1000, keep = 2): Promise<void> {
-  const current = (await currentRelease())?.id;
+  const current = await fs.readlink(path.join(releasesDir(), 'current')).catch(() => undefined);
   const entries = await fs.readdir(releasesDir(), { withFileTypes: true }).catch(() => []);
   const dirs = entries.filter((e) => e.isDirectory() && e.name !== current).map((e) => e.name).sort().reverse();
   for (const name of dirs.slice(keep)) {

@@ -1,10 +1,41 @@
 import type { SiteContent } from '../content/site-content';
 
-/** Static pages every release must contain (URL path → file in the release's client dir). */
-export const STATIC_PAGES = ['/index.html', '/404.html'];
+/** The public static pages (URL path), in sitemap order. */
+export const PUBLIC_PAGES = [
+  '/',
+  '/about',
+  '/services',
+  '/services/consulting',
+  '/services/federal',
+  '/services/partners',
+  '/capabilities',
+  '/insights',
+  '/contact',
+  '/privacy',
+] as const;
+
+/** Static files every release must contain besides the pages. */
+export const STATIC_FILES = ['/404.html', '/insights/404.html', '/sitemap.xml', '/robots.txt', '/rss.xml'];
+
+/** URL path → the file `astro build` writes for it (build.format 'file'). */
+export function pageFile(urlPath: string): string {
+  return urlPath === '/' ? '/index.html' : `${urlPath}.html`;
+}
+
+/** Published insights that get a page ('404' is the section's not-found page). */
+export function publishedInsights(content: SiteContent): SiteContent['insights'] {
+  return content.insights.filter((i) => i.isPublished && i.slug !== '404');
+}
+
+/** Every public URL path of a release built from this content (the sitemap's list). */
+export function publicPaths(content: SiteContent): string[] {
+  return [...PUBLIC_PAGES, ...publishedInsights(content).map((i) => `/insights/${i.slug}`)];
+}
 
 /** Every file a release built from this content must contain; a build missing one is refused. */
 export function expectedFiles(content: SiteContent): string[] {
-  void content;
-  return [...STATIC_PAGES];
+  return [...publicPaths(content).map(pageFile), ...STATIC_FILES];
 }
+
+/** Kept for callers of the foundation's name. */
+export const STATIC_PAGES = [...PUBLIC_PAGES.map(pageFile), '/404.html', '/insights/404.html'];

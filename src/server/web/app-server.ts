@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
-import { lookup, type StaticFile, type StaticMap } from './static-site';
+import { lookup, type Encoding, type StaticFile, type StaticMap } from './static-site';
 
 export type AstroHandler = (
   req: http.IncomingMessage,
@@ -17,31 +17,38 @@ export interface AppServerOptions {
   isHttps: (req: http.IncomingMessage) => boolean;
 }
 
-function pickEncoding(req: http.IncomingMessage, file: StaticFile): 'br' | 'gzip' | undefined {
-  const accept = String(req.headers['accept-encoding'] ?? '');
+function pickEncoding(req: http.IncomingMessage, file: StaticFile): Encoding {
+  const accept = req.headers['accept-encoding'];
+  if (!accept) return 'identity';
   if (file.br && /\bbr\b/.test(accept)) return 'br';
   if (file.gz && /\bgzip\b/.test(accept)) return 'gzip';
-  return undefined;
+  return 'identity';
 }
 
-function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, status = 200): void {
-  res.setHeader('content-type', file.type);
-  res.setHeader('cache-control', status === 200 ? file.cacheControl : 'no-store');
-  res.setHeader('vary', 'Accept-Encoding');
-  if (file.csp) res.setHeader('content-security-policy', file.csp);
-  if (status === 200) {
-    res.setHeader('etag', file.etag);
-    if (req.headers['if-none-match'] === file.etag) {
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
+/** The hot path: one `writeHead` with headers computed when the release was loaded. */
+function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, secure: boolean): void {
+  if (req.headers['if-none-match'] === file.etag) {
+    res.writeHead(304, { etag: file.etag, 'cache-control': file.cacheControl, vary: 'Accept-Encoding' });
+    res.end();
+    return;
   }
   const encoding = pickEncoding(req, file);
+  res.writeHead(200, file.raw[encoding]![secure ? 1 : 0]);
+  if (req.method === 'HEAD') res.end();
+  else res.end(encoding === 'br' ? file.br : encoding === 'gzip' ? file.gz : file.body);
+}
+
+/** A not-found page: the 404 status, never cached. */
+function sendNotFoundPage(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile): void {
+  const encoding = pickEncoding(req, file);
   const body = encoding === 'br' ? file.br! : encoding === 'gzip' ? file.gz! : file.body;
-  if (encoding) res.setHeader('content-encoding', encoding);
+  res.setHeader('content-type', file.type);
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('vary', 'Accept-Encoding');
+  if (file.csp) res.setHeader('content-security-policy', file.csp);
+  if (encoding !== 'identity') res.setHeader('content-encoding', encoding);
   res.setHeader('content-length', body.length);
-  res.statusCode = status;
+  res.statusCode = 404;
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
@@ -65,15 +72,18 @@ function isApiPath(pathname: string): boolean {
 export function createAppServer(opts: AppServerOptions): http.Server {
   return http.createServer((req, res) => {
     const url = req.url ?? '/';
-    const pathname = url.split('?')[0] ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
     const secure = opts.isHttps(req);
-    for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
 
-    if ((req.method === 'GET' || req.method === 'HEAD') && !isApiPath(pathname)) {
-      const file = lookup(opts.site(), pathname);
-      if (file) return sendStatic(req, res, file);
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      // Exact keys are real files of the release (never under /api), so they need no checks.
+      const map = opts.site();
+      const file = map.get(pathname) ?? (isApiPath(pathname) ? undefined : lookup(map, pathname));
+      if (file) return sendStatic(req, res, file, secure);
     }
 
+    for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
     res.setHeader('content-security-policy', isApiPath(pathname) ? API_CSP : htmlCsp([]));
     const notFound = () => {
       if (res.headersSent) return res.end();
@@ -81,7 +91,7 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       // A section may have its own not-found page (e.g. /insights/404.html: 'Insight Not Found').
       const section = pathname.split('/')[1];
       const page = (section && opts.site().get(`/${section}/404.html`)) || opts.site().get('/404.html');
-      if (page) return sendStatic(req, res, page, 404);
+      if (page) return sendNotFoundPage(req, res, page);
       res.statusCode = 404;
       res.end('Not found');
     };

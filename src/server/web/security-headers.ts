@@ -45,3 +45,15 @@ export function baseSecurityHeaders(isHttps: boolean): Record<string, string> {
   if (isHttps) headers['strict-transport-security'] = 'max-age=63072000; includeSubDomains';
   return headers;
 }
+
+/**
+ * An HTML page rendered on demand (the insight preview) gets the CSP a prerendered page gets:
+ * its own inline scripts by hash, nothing else.
+ */
+export async function withPageCsp(response: Response): Promise<Response> {
+  if (!response.headers.get('content-type')?.startsWith('text/html') || !response.body) return response;
+  const html = await response.text();
+  const headers = new Headers(response.headers);
+  headers.set('content-security-policy', htmlCsp(inlineScriptHashes(html)));
+  return new Response(html, { status: response.status, statusText: response.statusText, headers });
+}

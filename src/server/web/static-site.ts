@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { htmlCsp, inlineScriptHashes } from './security-headers';
+import { baseSecurityHeaders, htmlCsp, inlineScriptHashes } from './security-headers';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -38,6 +38,33 @@ export interface StaticFile {
   etag: string;
   cacheControl: string;
   csp?: string;
+  /**
+   * The complete response headers for a 200, flat `[name, value, …]` for `writeHead`, per encoding
+   * and per http/https: the hot path writes them in one call, with no per-request header work.
+   */
+  raw: Record<Encoding, [plain: string[], secure: string[]] | undefined>;
+}
+
+export type Encoding = 'identity' | 'br' | 'gzip';
+
+function rawHeaders(file: Omit<StaticFile, 'raw'>, encoding: Encoding, secure: boolean): string[] {
+  const body = encoding === 'br' ? file.br! : encoding === 'gzip' ? file.gz! : file.body;
+  const headers: Record<string, string> = {
+    ...baseSecurityHeaders(secure),
+    'content-type': file.type,
+    'cache-control': file.cacheControl,
+    vary: 'Accept-Encoding',
+    etag: file.etag,
+    'content-length': String(body.length),
+  };
+  if (file.csp) headers['content-security-policy'] = file.csp;
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  return Object.entries(headers).flat();
+}
+
+function withRawHeaders(file: Omit<StaticFile, 'raw'>): StaticFile {
+  const both = (e: Encoding): [string[], string[]] => [rawHeaders(file, e, false), rawHeaders(file, e, true)];
+  return { ...file, raw: { identity: both('identity'), br: file.br && both('br'), gzip: file.gz && both('gzip') } };
 }
 
 async function walk(dir: string, base = dir, out: string[] = []): Promise<string[]> {
@@ -49,14 +76,18 @@ async function walk(dir: string, base = dir, out: string[] = []): Promise<string
   return out;
 }
 
-/** Writes `.br` and `.gz` beside every compressible file (run once per build). */
-export async function precompress(dir: string): Promise<void> {
+/**
+ * Writes `.br` and `.gz` beside every compressible file (once per build). A file identical to the
+ * one in `previousDir` (hashed assets, unchanged pages) reuses that release's compressed copies.
+ */
+export async function precompress(dir: string, previousDir?: string): Promise<void> {
   const files = (await walk(dir)).filter((f) => COMPRESSIBLE.has(path.extname(f)));
   await Promise.all(
     files.map(async (rel) => {
       const full = path.join(dir, rel);
       const body = await fs.readFile(full);
       if (body.length < 256) return;
+      if (previousDir && (await reuseCompressed(body, path.join(previousDir, rel), full))) return;
       const [br, gz] = await Promise.all([
         brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
         gzip(body, { level: 9 }),
@@ -64,6 +95,17 @@ export async function precompress(dir: string): Promise<void> {
       await Promise.all([fs.writeFile(`${full}.br`, br), fs.writeFile(`${full}.gz`, gz)]);
     }),
   );
+}
+
+async function reuseCompressed(body: Buffer, previous: string, full: string): Promise<boolean> {
+  const old = await fs.readFile(previous).catch(() => undefined);
+  if (!old || !old.equals(body)) return false;
+  try {
+    await Promise.all([fs.copyFile(`${previous}.br`, `${full}.br`), fs.copyFile(`${previous}.gz`, `${full}.gz`)]);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function cacheControlFor(rel: string): string {
@@ -88,7 +130,7 @@ export async function loadStaticSite(dir: string): Promise<StaticMap> {
         fs.readFile(`${full}.br`).catch(() => undefined),
         fs.readFile(`${full}.gz`).catch(() => undefined),
       ]);
-      const file: StaticFile = {
+      const file: Omit<StaticFile, 'raw'> = {
         body,
         br,
         gz,
@@ -97,9 +139,18 @@ export async function loadStaticSite(dir: string): Promise<StaticMap> {
         cacheControl: cacheControlFor(rel.split(path.sep).join('/')),
       };
       if (ext === '.html') file.csp = htmlCsp(inlineScriptHashes(body.toString('utf8')));
-      map.set('/' + rel.split(path.sep).join('/'), file);
+      map.set('/' + rel.split(path.sep).join('/'), withRawHeaders(file));
     }),
   );
+  // Clean URLs as keys of their own, so the hot path finds a page with one `get`.
+  // `/a.html` wins over `/a/index.html`, as in `lookup`.
+  const pages = [...map.keys()].filter((k) => k.endsWith('.html'));
+  pages.sort((a, b) => Number(a.endsWith('/index.html')) - Number(b.endsWith('/index.html')));
+  for (const key of pages) {
+    const file = map.get(key)!;
+    const clean = key === '/index.html' ? '/' : key.replace(/(\/index)?\.html$/, '');
+    if (clean && !map.has(clean)) map.set(clean, file);
+  }
   return map;
 }
 

@@ -15,7 +15,13 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-/** The second sign-in step: six digits (the input strips everything else). */
+/** A six-digit code as the code fields take it (input stripped to digits). */
+export const sixDigitCodeSchema = z.string().trim().regex(/^\d{6}$/, 'Verification code must be 6 digits.');
+
+/**
+ * The second sign-in step: six digits (e-mailed or from the authenticator app), or one of the
+ * account's recovery codes (`xxxxx-xxxxx`).
+ */
 export const verifyCodeSchema = z.object({
   username: z.string().trim().min(1).max(254),
   token: z
@@ -23,6 +29,7 @@ export const verifyCodeSchema = z.object({
     .trim()
     .regex(/^\d{6}$|^[A-Za-z0-9-]{10,20}$/, 'Verification code must be 6 digits.'),
 });
+export type VerifyCodeInput = z.infer<typeof verifyCodeSchema>;
 
 /** New passwords: 8 to 128 characters (ASVS level 2; the spec's 6 is below it, see README). */
 export const newPasswordSchema = z
@@ -30,13 +37,50 @@ export const newPasswordSchema = z
   .min(LIMITS.passwordMin, `New password must be at least ${LIMITS.passwordMin} characters`)
   .max(LIMITS.passwordMax, `New password must be at most ${LIMITS.passwordMax} characters`);
 
+const currentPassword = z.string().min(1, 'Current password is required').max(LIMITS.passwordMax);
+const confirmPassword = z.string().min(1, 'Password confirmation is required').max(LIMITS.passwordMax);
+const passwordsMatch = {
+  check: (v: { newPassword: string; confirmPassword?: string }) => v.confirmPassword === undefined || v.confirmPassword === v.newPassword,
+  params: { message: "Passwords don't match", path: ['confirmPassword'] },
+};
+
+/** POST /api/user/change-password (the confirmation is optional on the wire). */
 export const changePasswordSchema = z
-  .object({
-    currentPassword: z.string().min(1, 'Current password is required').max(LIMITS.passwordMax),
-    newPassword: newPasswordSchema,
-    confirmPassword: z.string().min(1, 'Password confirmation is required').max(LIMITS.passwordMax).optional(),
-  })
-  .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.newPassword, {
-    message: "Passwords don't match",
-    path: ['confirmPassword'],
-  });
+  .object({ currentPassword, newPassword: newPasswordSchema, confirmPassword: confirmPassword.optional() })
+  .refine(passwordsMatch.check, passwordsMatch.params);
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+/** The Change Password card: the same rules with the confirmation required. */
+export const changePasswordFormSchema = z
+  .object({ currentPassword, newPassword: newPasswordSchema, confirmPassword })
+  .refine(passwordsMatch.check, passwordsMatch.params);
+export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
+
+/** POST /api/auth/2fa/enable: the secret from setup and a code from the app. */
+export const twoFactorEnableSchema = z.object({
+  secret: z.string().trim().min(16).max(128),
+  token: sixDigitCodeSchema,
+});
+
+/** POST /api/auth/2fa/disable: the current password and an authenticator (or recovery) code. */
+export const twoFactorDisableSchema = z.object({
+  currentPassword: z.string().min(1, 'Current password is required').max(LIMITS.passwordMax),
+  token: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$|^[A-Za-z0-9-]{10,20}$/, 'Verification code must be 6 digits.'),
+});
+
+/** POST /api/register (only when ALLOW_REGISTRATION=true). */
+export const registerSchema = z.object({
+  username: z
+    .string()
+    .trim()
+    .min(LIMITS.loginMin, 'Username must be at least 3 characters.')
+    .max(64, 'Username is too long.')
+    .regex(/^[A-Za-z0-9_.]+$/, 'Username may contain only letters, numbers, dots and underscores.'),
+  email: z.string().trim().email('Please enter a valid email address').max(254),
+  password: newPasswordSchema,
+  name: z.string().trim().min(1).max(200).optional(),
+});
+export type RegisterInput = z.infer<typeof registerSchema>;

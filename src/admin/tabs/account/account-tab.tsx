@@ -1,5 +1,39 @@
-/** Account tab (SPEC 2.15): owned by the accounts work; the shell lazy-loads this module. */
+import { useQuery } from '@tanstack/react-query';
+import { ChangePasswordCard } from './change-password-card';
+import { currentUserQuery } from './account-api';
+import { TwoFactorCard } from './two-factor-card';
+
+const formatDate = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * Account tab (SPEC 2.15): who is signed in, Change Password, Two-Factor Authentication.
+ * The back-office shell lazy-loads this module inside its QueryClientProvider and ToastProvider.
+ */
 export function AccountTab() {
-  return <p>Account settings are loading…</p>;
+  const user = useQuery(currentUserQuery);
+  return (
+    <div className="flex flex-col gap-6">
+      <section className="card" aria-labelledby="account-title">
+        <h2 id="account-title" className="text-lg font-bold text-navy-900">
+          Account
+        </h2>
+        {user.isPending && <p role="status" className="mt-3">Loading...</p>}
+        {user.isError && <p className="mt-3 text-danger">Error: {user.error.message || 'Unknown error'}</p>}
+        {user.data && (
+          <dl className="mt-4 grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+            <dt className="font-semibold text-ink">Username</dt>
+            <dd data-testid="account-username">{user.data.username}</dd>
+            <dt className="font-semibold text-ink">Role</dt>
+            <dd className="capitalize">{user.data.role}</dd>
+            <dt className="font-semibold text-ink">Last Login</dt>
+            <dd>{user.data.lastLoginAt ? formatDate(user.data.lastLoginAt) : 'Never'}</dd>
+          </dl>
+        )}
+      </section>
+      <ChangePasswordCard />
+      <TwoFactorCard />
+    </div>
+  );
 }
+
 export default AccountTab;

@@ -1,0 +1,31 @@
+/**
+ * `npm run admin:create -- --username NAME --email ADDRESS [--role admin|user]`
+ * Creates an account. The password comes from ADMIN_PASSWORD, or is generated and printed once.
+ * With the embedded database, stop the server first (only one process may open it).
+ */
+import { parseArgs } from 'node:util';
+import { generatePassword } from '../src/server/auth/password';
+import { closeDb, getDb } from '../src/server/db/client';
+import { createUser } from '../src/server/services/users';
+import { newPasswordSchema } from '../src/shared/schemas/auth';
+import { USER_ROLES, type UserRole } from '../src/shared/constants';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { username: { type: 'string' }, email: { type: 'string' }, role: { type: 'string', default: 'admin' } } });
+  if (!values.username || !values.email) throw new Error('Usage: npm run admin:create -- --username NAME --email ADDRESS [--role admin|user]');
+  if (!USER_ROLES.includes(values.role as UserRole)) throw new Error(`--role must be one of ${USER_ROLES.join(', ')}`);
+  const given = process.env.ADMIN_PASSWORD;
+  if (given) newPasswordSchema.parse(given);
+  const password = given ?? generatePassword();
+  const user = await createUser(await getDb(), { username: values.username, email: values.email, password, role: values.role as UserRole });
+  console.log(`Created ${user.role} "${user.displayUsername ?? user.username}" <${user.email}>.`);
+  if (!given) console.log(`Password (shown once, change it from the Account tab): ${password}`);
+}
+
+main()
+  .then(() => closeDb())
+  .catch(async (err: Error) => {
+    console.error(`Error: ${err.message}`);
+    await closeDb().catch(() => {});
+    process.exit(1);
+  });

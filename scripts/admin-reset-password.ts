@@ -1,0 +1,42 @@
+/**
+ * `npm run admin:reset-password -- --username NAME [--disable-2fa]`
+ * Sets a new password (NEW_PASSWORD, or generated and printed once), lifts any lockout and ends
+ * every session of the account. `--disable-2fa` also turns two-factor off (a lost phone).
+ * With the embedded database, stop the server first (only one process may open it).
+ */
+import { eq } from 'drizzle-orm';
+import { parseArgs } from 'node:util';
+import { generatePassword } from '../src/server/auth/password';
+import { closeDb, getDb } from '../src/server/db/client';
+import { recoveryCodes, users } from '../src/server/db/schema';
+import { findUserByLogin, setPassword } from '../src/server/services/users';
+import { newPasswordSchema } from '../src/shared/schemas/auth';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { username: { type: 'string' }, 'disable-2fa': { type: 'boolean', default: false } } });
+  if (!values.username) throw new Error('Usage: npm run admin:reset-password -- --username NAME [--disable-2fa]');
+  const db = await getDb();
+  const user = await findUserByLogin(db, values.username);
+  if (!user) throw new Error(`No account named "${values.username}"`);
+  const given = process.env.NEW_PASSWORD;
+  if (given) newPasswordSchema.parse(given);
+  const password = given ?? generatePassword();
+  await setPassword(db, user.id, password);
+  if (values['disable-2fa']) {
+    await db.transaction(async (tx) => {
+      await tx.update(users).set({ twoFactorEnabled: false, twoFactorSecret: null, twoFactorLastStep: null }).where(eq(users.id, user.id));
+      await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+    });
+  }
+  console.log(`Password reset for "${user.displayUsername ?? user.username}"; every session of the account has ended.`);
+  if (values['disable-2fa']) console.log('Two-factor authentication is off; turn it on again from the Account tab.');
+  if (!given) console.log(`New password (shown once): ${password}`);
+}
+
+main()
+  .then(() => closeDb())
+  .catch(async (err: Error) => {
+    console.error(`Error: ${err.message}`);
+    await closeDb().catch(() => {});
+    process.exit(1);
+  });

@@ -1,0 +1,252 @@
+/**
+ * `npm run bench site`: the public site's speed report (issue 4).
+ *
+ * 1. Starts the real server (scripts/start.ts) on a port and data directory of its own, with the
+ *    embedded database, so it never touches a running instance.
+ * 2. Lighthouse (mobile, simulated throttling) for every public page: the four category scores,
+ *    LCP and CLS.
+ * 3. JavaScript per page (gzip bytes as our server sends them) and the home page's HTML + CSS in
+ *    brotli bytes, against the budgets.
+ * 4. Requests per second for one prerendered page from our server and from nginx serving the
+ *    same release directory, side by side with wrk, server and load generator on separate cores.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { PUBLIC_PAGES } from '../../src/server/publish/routes';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const PORT = Number(process.env.BENCH_PORT ?? 4490);
+const NGINX_PORT = PORT + 1;
+const BASE = `http://127.0.0.1:${PORT}`;
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ISLAND_JS_BUDGET = 75 * 1024;
+const HOME_BROTLI_BUDGET = 14 * 1024;
+const WRK_PAGE = '/about';
+const WRK_DURATION = process.env.BENCH_WRK_DURATION ?? '10s';
+
+const multiCore = os.cpus().length > 1;
+/** Server on core 0, load generator on core 1 (STACK.md gotcha 15), when there are two. */
+const pin = (core: number, cmd: string, args: string[]): [string, string[]] =>
+  multiCore && has('taskset') ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
+
+function has(bin: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${bin}`]).status === 0;
+}
+
+/** wrk and nginx from Debian when missing (only as root; otherwise that part is skipped). */
+function ensureTools(): { wrk: boolean; nginx: boolean } {
+  const nginxBin = fs.existsSync('/usr/sbin/nginx') || has('nginx');
+  if ((!has('wrk') || !nginxBin) && process.getuid?.() === 0) {
+    console.log('installing wrk and nginx with apt-get…');
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+    spawnSync('apt-get', ['install', '-y', '-qq', 'wrk', 'nginx'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  }
+  return { wrk: has('wrk'), nginx: fs.existsSync('/usr/sbin/nginx') || has('nginx') };
+}
+
+async function waitFor(url: string, timeoutMs = 180_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+async function startServer(): Promise<{ child: ChildProcess; releases: string }> {
+  const dataDir = path.join(ROOT, '.bench-data');
+  const releases = path.join(ROOT, '.releases-bench');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    SITE_URL: BASE,
+    DATA_DIR: dataDir,
+    RELEASES_DIR: releases,
+    ADMIN_PASSWORD: 'bench-admin-password',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  };
+  delete env.DATABASE_URL; // always its own embedded database, never a shared one
+  const [cmd, args] = pin(0, process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'start.ts')]);
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  await waitFor(`${BASE}/api/content/header/active`);
+  return { child, releases };
+}
+
+function startNginx(root: string): { stop: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
+  const conf = path.join(dir, 'nginx.conf');
+  fs.writeFileSync(
+    conf,
+    `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  server {
+    listen 127.0.0.1:${NGINX_PORT};
+    root ${root};
+    gzip_static on;
+    etag on;
+    location / { try_files $uri $uri.html $uri/index.html =404; }
+  }
+}
+`,
+  );
+  const [cmd, args] = pin(0, fs.existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx', ['-c', conf, '-p', dir]);
+  const child = spawn(cmd, args, { stdio: 'ignore' });
+  return {
+    stop: () => {
+      child.kill('SIGTERM');
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function wrk(url: string): number | null {
+  const [cmd, args] = pin(1, 'wrk', ['-t1', '-c50', `-d${WRK_DURATION}`, '-H', 'Accept-Encoding: gzip', url]);
+  const out = spawnSync(cmd, args, { encoding: 'utf8' });
+  const m = /Requests\/sec:\s+([\d.]+)/.exec(out.stdout ?? '');
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out.stdout ?? '');
+  if (non2xx) console.warn(`wrk ${url}: ${non2xx[1]} non-2xx responses`);
+  return m ? Number(m[1]) : null;
+}
+
+interface PageResult {
+  path: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  cls: number;
+  jsFiles: number;
+  jsGzipBytes: number;
+}
+
+async function gzipBytes(url: string): Promise<number> {
+  const res = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+  const body = await res.arrayBuffer();
+  // fetch decodes the body; content-length is what went over the wire.
+  return Number(res.headers.get('content-length') ?? body.byteLength);
+}
+
+async function lighthousePages(): Promise<PageResult[]> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+  const results: PageResult[] = [];
+  try {
+    for (const page of PUBLIC_PAGES) {
+      const runner = await lighthouse(`${BASE}${page}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      });
+      const lhr = runner!.lhr;
+      const requests = ((lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] })?.items ?? []).filter(
+        (r) => r.resourceType === 'Script',
+      );
+      let js = 0;
+      for (const r of requests) js += await gzipBytes(r.url);
+      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+      results.push({
+        path: page,
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        bestPractices: score('best-practices'),
+        seo: score('seo'),
+        lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN),
+        cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
+        jsFiles: requests.length,
+        jsGzipBytes: js,
+      });
+      process.stdout.write('.');
+    }
+  } finally {
+    await chrome.kill();
+  }
+  process.stdout.write('\n');
+  return results;
+}
+
+async function homeBrotliBytes(): Promise<number> {
+  const res = await fetch(`${BASE}/`, { headers: { 'accept-encoding': 'br' } });
+  const html = await res.text();
+  let total = Number(res.headers.get('content-length'));
+  for (const m of html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)) {
+    const css = await fetch(new URL(m[1]!, BASE), { headers: { 'accept-encoding': 'br' } });
+    await css.arrayBuffer();
+    total += Number(css.headers.get('content-length'));
+  }
+  return total;
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+export async function run() {
+  const tools = ensureTools();
+  console.log(`starting the server on ${BASE} (own data directory, embedded database)…`);
+  const { child, releases } = await startServer();
+  try {
+    const pages = await lighthousePages();
+    console.log('\nLighthouse (mobile) and JavaScript per page');
+    console.table(
+      pages.map((p) => ({
+        page: p.path,
+        perf: p.performance,
+        a11y: p.accessibility,
+        'best pr.': p.bestPractices,
+        seo: p.seo,
+        'LCP ms': p.lcpMs,
+        CLS: p.cls,
+        'JS files': p.jsFiles,
+        'JS gzip': kb(p.jsGzipBytes),
+      })),
+    );
+    const home = await homeBrotliBytes();
+    const islandMax = Math.max(...pages.map((p) => p.jsGzipBytes));
+    const noJsPages = pages.filter((p) => p.path !== '/contact').every((p) => p.jsFiles === 0);
+    console.log(`home HTML + CSS: ${kb(home)} brotli (budget ${kb(HOME_BROTLI_BUDGET)}) ${home <= HOME_BROTLI_BUDGET ? 'OK' : 'OVER'}`);
+    console.log(`largest page JS: ${kb(islandMax)} gzip (budget ${kb(ISLAND_JS_BUDGET)}) ${islandMax <= ISLAND_JS_BUDGET ? 'OK' : 'OVER'}`);
+    console.log(`pages without islands ship no JavaScript: ${noJsPages ? 'yes' : 'NO'}`);
+
+    let throughput: { page: string; ours: number | null; nginx: number | null; ratio: number | null } | null = null;
+    if (tools.wrk && tools.nginx) {
+      const root = fs.realpathSync(path.join(releases, 'current', 'client'));
+      const nginx = startNginx(root);
+      try {
+        await waitFor(`http://127.0.0.1:${NGINX_PORT}${WRK_PAGE}`, 10_000);
+        const ours = wrk(`${BASE}${WRK_PAGE}`);
+        const theirs = wrk(`http://127.0.0.1:${NGINX_PORT}${WRK_PAGE}`);
+        throughput = { page: WRK_PAGE, ours, nginx: theirs, ratio: ours && theirs ? Number((ours / theirs).toFixed(2)) : null };
+      } finally {
+        nginx.stop();
+      }
+      console.log(`\nRequests/s for ${WRK_PAGE} (gzip, 50 connections, ${WRK_DURATION}, ${multiCore ? 'server on core 0, wrk on core 1' : 'one core'})`);
+      console.table([{ 'our server': throughput.ours, nginx: throughput.nginx, 'ours / nginx': throughput.ratio }]);
+    } else {
+      console.log('\nwrk or nginx is missing (run as root to install them): throughput skipped');
+    }
+    return { pages, homeBrotliBytes: home, largestPageJsGzipBytes: islandMax, noJsOnStaticPages: noJsPages, throughput };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}

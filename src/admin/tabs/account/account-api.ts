@@ -1,0 +1,68 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { ChangePasswordInput } from '../../../shared/schemas/auth';
+
+/** Query keys and calls of the Account tab (SPEC 7 "Session and authentication"). */
+export const accountKeys = {
+  user: ['user'] as const,
+  twoFactor: ['auth', '2fa', 'status'] as const,
+};
+
+export interface AccountUser {
+  username: string;
+  email: string;
+  role: string;
+  lastLoginAt: string | null;
+  updatedAt: string;
+  twoFactorEnabled: boolean;
+}
+export interface TwoFactorStatus {
+  enabled: boolean;
+  recoveryCodesRemaining: number;
+}
+export interface TwoFactorSetup {
+  secret: string;
+  qrCode: string;
+  manualEntryKey: string;
+}
+
+export const currentUserQuery = queryOptions({
+  queryKey: accountKeys.user,
+  queryFn: () => api.get<{ user: AccountUser }>('/api/user').then((r) => r.user),
+});
+
+export const twoFactorStatusQuery = queryOptions({
+  queryKey: accountKeys.twoFactor,
+  queryFn: () => api.get<TwoFactorStatus>('/api/auth/2fa/status'),
+});
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (input: ChangePasswordInput) => api.post<{ message: string }>('/api/user/change-password', input),
+  });
+}
+
+export function useStartSetup() {
+  return useMutation({ mutationFn: () => api.post<TwoFactorSetup>('/api/auth/2fa/setup') });
+}
+
+function useRefreshTwoFactor() {
+  const client = useQueryClient();
+  return () => Promise.all([client.invalidateQueries({ queryKey: accountKeys.twoFactor }), client.invalidateQueries({ queryKey: accountKeys.user })]);
+}
+
+export function useEnableTwoFactor() {
+  const refresh = useRefreshTwoFactor();
+  return useMutation({
+    mutationFn: (input: { secret: string; token: string }) => api.post<{ recoveryCodes: string[] }>('/api/auth/2fa/enable', input),
+    onSuccess: refresh,
+  });
+}
+
+export function useDisableTwoFactor() {
+  const refresh = useRefreshTwoFactor();
+  return useMutation({
+    mutationFn: (input: { currentPassword: string; token: string }) => api.post('/api/auth/2fa/disable', input),
+    onSuccess: refresh,
+  });
+}

@@ -1,0 +1,54 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Field } from '../../../components/auth/field';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { changePasswordFormSchema, type ChangePasswordForm } from '../../../shared/schemas/auth';
+import { useChangePassword } from './account-api';
+
+const EMPTY: ChangePasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
+
+/** Change Password card (SPEC 2.15, 5): other sessions of the account end on success. */
+export function ChangePasswordCard() {
+  const toast = useToast();
+  const change = useChangePassword();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ChangePasswordForm>({ resolver: zodResolver(changePasswordFormSchema), defaultValues: EMPTY });
+
+  const submit = async (values: ChangePasswordForm) => {
+    try {
+      await change.mutateAsync(values);
+      toast({ title: 'Password Changed', description: 'Your password has been updated successfully.' });
+      reset(EMPTY);
+    } catch (err) {
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: errorMessage(err, 'Failed to change password. Please check your current password and try again.'),
+      });
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="change-password-title">
+      <h2 id="change-password-title" className="text-lg font-bold text-navy-900">
+        Change Password
+      </h2>
+      <p className="mt-1 text-sm text-muted">New passwords need 8 to 128 characters. Your other sessions are signed out.</p>
+      <form onSubmit={handleSubmit(submit)} noValidate className="mt-5">
+        <fieldset disabled={isSubmitting} className="flex flex-col gap-4">
+          <Field label="Current Password" type="password" autoComplete="current-password" error={errors.currentPassword?.message} {...register('currentPassword')} />
+          <Field label="New Password" type="password" autoComplete="new-password" error={errors.newPassword?.message} {...register('newPassword')} />
+          <Field label="Confirm New Password" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register('confirmPassword')} />
+          <button type="submit" className="btn-primary self-start">
+            {isSubmitting ? 'Changing...' : 'Change Password'}
+          </button>
+        </fieldset>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { digitsOnly, Field } from './field';
+
+interface Props {
+  onVerify: (token: string) => Promise<void>;
+  onBack: () => void;
+}
+
+/** Step two of /auth: the six-digit code (e-mailed, or from the app), or a recovery code. */
+export function CodeForm({ onVerify, onBack }: Props) {
+  const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const ready = recovery ? code.trim().length >= 10 : code.length === 6;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!ready) {
+      setError('Verification code must be 6 digits.');
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      await onVerify(code.trim());
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <fieldset disabled={busy} className="flex flex-col gap-5">
+        <p className="text-body">Check your email for a 6-digit verification code</p>
+        {recovery ? (
+          <Field label="Recovery code" autoComplete="off" autoFocus value={code} onChange={(e) => setCode(e.target.value.slice(0, 20))} error={error} />
+        ) : (
+          <Field
+            label="Verification code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            autoFocus
+            value={code}
+            onChange={(e) => setCode(digitsOnly(e.target.value))}
+            error={error}
+            hint="The code from your authenticator app works too."
+          />
+        )}
+        <button type="submit" className="btn-primary w-full" disabled={!ready || busy}>
+          {busy ? 'Verifying...' : 'Verify Code'}
+        </button>
+        <button type="button" className="btn-secondary w-full" onClick={onBack}>
+          Back to Login
+        </button>
+        <button
+          type="button"
+          className="text-sm font-medium text-brand-700 underline"
+          onClick={() => {
+            setRecovery(!recovery);
+            setCode('');
+            setError(undefined);
+          }}
+        >
+          {recovery ? 'Use a 6-digit code instead' : 'Use a recovery code instead'}
+        </button>
+      </fieldset>
+    </form>
+  );
+}

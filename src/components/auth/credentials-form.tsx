@@ -1,0 +1,44 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { loginSchema, type LoginInput } from '../../shared/schemas/auth';
+import { Field } from './field';
+
+interface Props {
+  defaultUsername: string;
+  providers: string[];
+  onSubmit: (values: LoginInput) => Promise<void>;
+}
+
+const PROVIDER_LABELS: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
+
+/** Step one of /auth: username or e-mail and password (SPEC 2.14, 5). */
+export function CredentialsForm({ defaultUsername, providers, onSubmit }: Props) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { username: defaultUsername, password: '' } });
+
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate>
+      <fieldset disabled={isSubmitting} className="flex flex-col gap-5">
+        <Field label="Username or Email" autoComplete="username" autoFocus error={errors.username?.message} {...register('username')} />
+        <Field label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
+        <button type="submit" className="btn-primary w-full">
+          {isSubmitting ? 'Signing in...' : 'Sign In'}
+        </button>
+      </fieldset>
+      {providers.length > 0 && (
+        <div className="mt-6 flex flex-col gap-3">
+          <p className="text-center text-sm text-muted">or</p>
+          {providers.map((p) => (
+            // A browser navigation, not a data call (SPEC 7): the provider flow needs the full page.
+            <a key={p} href={`/api/auth/${p}`} className="btn-secondary w-full">
+              Sign in with {PROVIDER_LABELS[p] ?? p}
+            </a>
+          ))}
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'react';
+import { api, errorMessage } from '../../lib/api-client';
+import type { LoginInput } from '../../shared/schemas/auth';
+import { ToastProvider, useToast } from '../ui/toast';
+import { CodeForm } from './code-form';
+import { CredentialsForm } from './credentials-form';
+
+interface SessionUserView {
+  username: string;
+  role: string;
+}
+interface LoginAnswer {
+  success: boolean;
+  message: string;
+  user: SessionUserView | null;
+  requires2FA: boolean;
+}
+
+/** The header's non-secret hint: ask the server only when a session may exist. */
+function mayBeSignedIn(): boolean {
+  return /(?:^|; )signed_in=1/.test(document.cookie);
+}
+
+function SignIn() {
+  const toast = useToast();
+  const [step, setStep] = useState<'credentials' | 'code'>('credentials');
+  const [username, setUsername] = useState('');
+  const [providers, setProviders] = useState<string[]>([]);
+
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    if (params.get('step') === 'code' && params.get('username')) {
+      setUsername(params.get('username')!);
+      setStep('code');
+    }
+    if (params.get('error') === 'locked') {
+      toast({ variant: 'destructive', title: 'Login failed', description: 'Too many failed sign-in attempts. The account is locked for 10 minutes.' });
+    }
+    if (mayBeSignedIn()) {
+      api.get('/api/user').then(() => window.location.replace('/admin'), () => {});
+    }
+    api.get<{ providers: string[] }>('/api/auth/providers').then((r) => setProviders(r.providers), () => {});
+  }, [toast]);
+
+  const welcome = (user: SessionUserView) => {
+    toast({ title: 'Login successful', description: `Welcome back, ${user.username}!` });
+    window.location.assign('/admin');
+  };
+
+  const login = async (values: LoginInput) => {
+    try {
+      const answer = await api.post<LoginAnswer>('/api/login', values);
+      if (answer.requires2FA && !answer.user) {
+        setUsername(values.username);
+        setStep('code');
+      } else if (answer.user) {
+        welcome(answer.user);
+      }
+    } catch (err) {
+      toast({ variant: 'destructive', title: 'Login failed', description: errorMessage(err, 'Login failed') });
+    }
+  };
+
+  const verify = async (token: string) => {
+    try {
+      const answer = await api.post<{ user: SessionUserView }>('/api/auth/2fa/verify', { username, token });
+      welcome(answer.user);
+    } catch (err) {
+      toast({ variant: 'destructive', title: 'Verification failed', description: errorMessage(err, 'Two-factor verification failed') });
+    }
+  };
+
+  return (
+    <div>
+      <h1 className="text-2xl font-bold text-navy-900">Sign In</h1>
+      <div className="mt-6">
+        {step === 'credentials' ? (
+          <CredentialsForm defaultUsername={username} providers={providers} onSubmit={login} />
+        ) : (
+          <CodeForm onVerify={verify} onBack={() => setStep('credentials')} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The /auth island (SPEC 2.14): sign-in, the code step, and the redirect when already signed in. */
+export default function SignInApp() {
+  return (
+    <ToastProvider>
+      <SignIn />
+    </ToastProvider>
+  );
+}

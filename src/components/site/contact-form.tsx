@@ -1,0 +1,160 @@
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { ToastProvider, useToast } from '../ui/toast';
+import { apiRequest, errorMessage } from '../../lib/api-client';
+import { CONTACT_RULES, contactErrors, type ContactField } from '../../shared/contact-rules';
+
+type Values = Required<{ [K in ContactField]: string }>;
+const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
+
+const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: string; required?: boolean }[] = [
+  { name: 'name', label: 'Full Name', autoComplete: 'name', required: true },
+  { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email', required: true },
+  { name: 'company', label: 'Company (Optional)', autoComplete: 'organization' },
+  { name: 'phone', label: 'Phone Number (Optional)', type: 'tel', autoComplete: 'tel' },
+];
+
+/**
+ * SPEC 2.10, 4, 5: validates on submit, then on every change; 'Sending...' while busy; a Thank
+ * You panel for 5 s, then an empty form; on failure a destructive toast and the values kept.
+ * Plain state instead of react-hook-form keeps this island inside its JavaScript budget.
+ */
+function ContactFormInner({ successMs }: { successMs: number }) {
+  const toast = useToast();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<ContactField, string>>>({});
+  const [validated, setValidated] = useState(false);
+  const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const [announcement, setAnnouncement] = useState('');
+  const openedAt = useRef(Date.now());
+  const honeypot = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const thanks = useRef<HTMLHeadingElement>(null);
+
+  // The form is server-rendered and hydrates when visible: keep anything typed before that.
+  useLayoutEffect(() => {
+    const el = form.current;
+    if (!el) return;
+    const typed = { ...EMPTY };
+    let any = false;
+    for (const name of Object.keys(EMPTY) as ContactField[]) {
+      const input = el.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null;
+      if (input?.value) {
+        typed[name] = input.value;
+        any = true;
+      }
+    }
+    if (any) setValues(typed);
+  }, []);
+
+  useEffect(() => {
+    if (status !== 'sent') return;
+    thanks.current?.focus();
+    const timer = setTimeout(() => {
+      setValues(EMPTY);
+      setErrors({});
+      setValidated(false);
+      setStatus('idle');
+      openedAt.current = Date.now();
+    }, successMs);
+    return () => clearTimeout(timer);
+  }, [status, successMs]);
+
+  const onChange = (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    const next = { ...values, [e.target.name]: e.target.value };
+    setValues(next);
+    if (validated) setErrors(contactErrors(next));
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = contactErrors(values);
+    setValidated(true);
+    setErrors(found);
+    const invalid = Object.keys(found) as ContactField[];
+    if (invalid.length > 0) {
+      setAnnouncement(`${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => found[f]).join('. ')}.`);
+      form.current?.querySelector<HTMLElement>(`[name="${invalid[0]}"]`)?.focus();
+      return;
+    }
+    setAnnouncement('');
+    setStatus('sending');
+    try {
+      const body = {
+        ...values,
+        website: honeypot.current?.value ?? '',
+        elapsedMs: Date.now() - openedAt.current,
+      };
+      await apiRequest('POST', '/api/contact', body);
+      setStatus('sent');
+    } catch (err) {
+      setStatus('idle');
+      toast({ title: 'Error', description: errorMessage(err, 'Failed to send message. Please try again.'), variant: 'destructive' });
+    }
+  };
+
+  if (status === 'sent') {
+    return (
+      <div role="status" className="rounded-lg border border-brand-100 bg-brand-50 p-6 text-center">
+        <h3 ref={thanks} tabIndex={-1} className="text-2xl font-bold text-ink focus:outline-none">Thank You!</h3>
+        <p className="mt-3">Your message has been sent successfully. We'll get back to you within 24 hours during business days.</p>
+        <p className="mt-4 text-sm">
+          <strong className="text-ink">What's next?</strong> A member of our team will review your message and reply by email. For urgent
+          requirements, include your solicitation or RFQ number when we reply.
+        </p>
+      </div>
+    );
+  }
+
+  const sending = status === 'sending';
+  const field = (name: ContactField) => ({
+    id: `contact-${name}`,
+    name,
+    value: values[name],
+    onChange,
+    maxLength: CONTACT_RULES[name].max,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `contact-${name}-error` : undefined,
+    className: 'field-input',
+  });
+  const error = (name: ContactField) =>
+    errors[name] ? <p id={`contact-${name}-error`} className="field-error">{errors[name]}</p> : null;
+
+  return (
+    <form ref={form} onSubmit={onSubmit} noValidate aria-label="Contact form">
+      <fieldset disabled={sending} className="grid gap-5">
+        <div className="grid gap-5 sm:grid-cols-2">
+          {FIELDS.map((f) => (
+            <div key={f.name}>
+              <label htmlFor={`contact-${f.name}`} className="field-label">{f.label}</label>
+              <input {...field(f.name)} type={f.type ?? 'text'} autoComplete={f.autoComplete} aria-required={f.required || undefined} />
+              {error(f.name)}
+            </div>
+          ))}
+        </div>
+        <div>
+          <label htmlFor="contact-message" className="field-label">Message</label>
+          <textarea {...field('message')} rows={5} aria-required />
+          {error('message')}
+        </div>
+        {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
+        <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+          <label htmlFor="contact-website">Website</label>
+          <input ref={honeypot} id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
+        <div>
+          <button type="submit" className="btn-primary w-full sm:w-auto">{sending ? 'Sending...' : 'Send Message'}</button>
+        </div>
+      </fieldset>
+      <p className="sr-only" aria-live="assertive" role="alert">{announcement}</p>
+    </form>
+  );
+}
+
+/** `successMs`: how long the Thank You panel stays (SPEC 9: 5000 ms), passed in to keep constants out of the bundle. */
+export function ContactForm({ successMs }: { successMs: number }) {
+  return (
+    <ToastProvider>
+      <ContactFormInner successMs={successMs} />
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,28 @@
+import { getAuth } from '../../server/auth/better-auth';
+import { withCookies } from '../../server/auth/cookies';
+import { countAttempt } from '../../server/auth/limits';
+import { issueSession } from '../../server/auth/session';
+import { getDb } from '../../server/db/client';
+import { env } from '../../server/env';
+import { HttpError, defineHandler, json, readJson } from '../../server/http';
+import { findUserByLogin } from '../../server/services/users';
+import { registerSchema } from '../../shared/schemas/auth';
+
+export const prerender = false;
+
+/** Self-registration: closed unless ALLOW_REGISTRATION=true; new accounts get role `user`. */
+export const POST = defineHandler(async ({ request, locals }) => {
+  if (!env().ALLOW_REGISTRATION) throw new HttpError(403, 'Registration is closed');
+  const input = registerSchema.parse(await readJson(request));
+  const db = await getDb();
+  await countAttempt(db, 'register', locals.clientIp);
+  if ((await findUserByLogin(db, input.username)) || (await findUserByLogin(db, input.email))) {
+    throw new HttpError(409, 'A user with this username or email already exists');
+  }
+  const { user } = await getAuth(db).api.signUpEmail({
+    body: { email: input.email.toLowerCase(), password: input.password, name: input.name ?? input.username, username: input.username },
+    headers: request.headers,
+  });
+  const session = await issueSession(db, request, user.id, locals.clientIp);
+  return withCookies(json({ success: true, message: 'Registration successful', user: session.user }, { status: 201 }), session.cookies);
+});

@@ -1,0 +1,36 @@
+import type { APIRoute } from 'astro';
+import { loadSiteContent } from '../server/content/site-content';
+import { publishedInsights } from '../server/publish/routes';
+import { categoryLabel, excerptOf } from '../lib/format';
+import { absoluteUrl, xmlEscape } from '../shared/seo';
+import { SITE } from '../shared/site-config';
+
+/** RSS 2.0 feed of the published insights, newest first. */
+export const GET: APIRoute = async ({ site }) => {
+  const insights = publishedInsights(await loadSiteContent());
+  const items = insights.map((i) => {
+    const url = absoluteUrl(`/insights/${i.slug}`, site);
+    const date = i.publicationDate ?? i.createdAt;
+    return `    <item>
+      <title>${xmlEscape(i.title)}</title>
+      <link>${xmlEscape(url)}</link>
+      <guid isPermaLink="true">${xmlEscape(url)}</guid>
+      <description>${xmlEscape(excerptOf(i.excerpt, i.content))}</description>
+      <category>${xmlEscape(categoryLabel(i.category))}</category>
+      ${date ? `<pubDate>${new Date(date).toUTCString()}</pubDate>` : ''}
+    </item>`;
+  });
+  const body = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
+  <channel>
+    <title>${xmlEscape(`${SITE.name} Insights`)}</title>
+    <link>${xmlEscape(absoluteUrl('/insights', site))}</link>
+    <atom:link href="${xmlEscape(absoluteUrl('/rss.xml', site))}" rel="self" type="application/rss+xml" />
+    <description>${xmlEscape('Economics and procurement insights for federal buyers and suppliers.')}</description>
+    <language>en-us</language>
+${items.join('\n')}
+  </channel>
+</rss>
+`;
+  return new Response(body, { headers: { 'content-type': 'application/rss+xml; charset=utf-8' } });
+};

@@ -1,0 +1,21 @@
+import type { APIRoute } from 'astro';
+import { loadSiteContent } from '../server/content/site-content';
+import { PUBLIC_PAGES, publishedInsights } from '../server/publish/routes';
+import { absoluteUrl, xmlEscape } from '../shared/seo';
+
+/** Every public page and every published insight, with absolute URLs from SITE_URL. */
+export const GET: APIRoute = async ({ site }) => {
+  const content = await loadSiteContent();
+  const entries = [
+    ...PUBLIC_PAGES.map((path) => ({ path, lastmod: null as string | null })),
+    ...publishedInsights(content).map((i) => ({ path: `/insights/${i.slug}`, lastmod: i.updatedAt ?? i.publicationDate })),
+  ];
+  const body = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${entries
+  .map((e) => `  <url><loc>${xmlEscape(absoluteUrl(e.path, site))}</loc>${e.lastmod ? `<lastmod>${e.lastmod.slice(0, 10)}</lastmod>` : ''}</url>`)
+  .join('\n')}
+</urlset>
+`;
+  return new Response(body, { headers: { 'content-type': 'application/xml; charset=utf-8' } });
+};

@@ -1,0 +1,133 @@
+import { betterAuth, type BetterAuthPlugin } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { createAuthEndpoint } from 'better-auth/api';
+import { setSessionCookie } from 'better-auth/cookies';
+import { username } from 'better-auth/plugins';
+import { z } from 'zod';
+import { LIMITS } from '../../shared/constants';
+import type { Db } from '../db/client';
+import { accounts, sessions, users, verifications } from '../db/schema';
+import { env } from '../env';
+import { hashPassword, verifyPassword } from './password';
+import { authSecret } from './secret';
+
+/** Admin sessions end after 30 minutes idle and 12 hours at most. */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * A server-only endpoint (never routed over HTTP) that issues a session once our own checks
+ * (limits, lockout, second factor) have passed: better-auth creates the row and sets its signed
+ * session cookie. STACK.md gotcha 9.
+ */
+const sessionIssuer = () =>
+  ({
+    id: 'session-issuer',
+    endpoints: {
+      issueSession: createAuthEndpoint(
+        '/session-issuer/issue',
+        {
+          method: 'POST',
+          body: z.object({ userId: z.string().min(1), ipAddress: z.string().max(100).optional() }),
+          metadata: { SERVER_ONLY: true },
+        },
+        async (ctx) => {
+          const user = await ctx.context.internalAdapter.findUserById(ctx.body.userId);
+          if (!user) throw new Error('issueSession: unknown user');
+          const session = await ctx.context.internalAdapter.createSession(user.id, false, { ipAddress: ctx.body.ipAddress ?? '' });
+          await setSessionCookie(ctx, { session, user });
+          return ctx.json({ sessionId: session.id });
+        },
+      ),
+    },
+  }) satisfies BetterAuthPlugin;
+
+/** Third-party providers configured by environment (none → the sign-in page offers no button). */
+export function configuredProviders(): string[] {
+  const e = env();
+  const list: string[] = [];
+  if (e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET) list.push('google');
+  if (e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET) list.push('microsoft');
+  return list;
+}
+
+function createAuth(db: Db) {
+  const e = env();
+  return betterAuth({
+    appName: 'Procurement Services',
+    baseURL: e.SITE_URL,
+    basePath: '/api/auth',
+    secret: authSecret(),
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: LIMITS.passwordMin,
+      maxPasswordLength: LIMITS.passwordMax,
+      autoSignIn: false,
+      password: {
+        hash: hashPassword,
+        verify: ({ hash, password }) => verifyPassword(hash, password),
+      },
+    },
+    user: {
+      additionalFields: {
+        role: { type: 'string', input: false, defaultValue: 'user', required: false },
+        twoFactorEnabled: { type: 'boolean', input: false, defaultValue: false, required: false },
+        lastLoginAt: { type: 'date', input: false, required: false },
+      },
+    },
+    session: {
+      expiresIn: SESSION_MAX_MS / 1000,
+      // The 12-hour limit is absolute; the idle limit is ours (lastActiveAt, src/middleware.ts).
+      disableSessionRefresh: true,
+      additionalFields: { lastActiveAt: { type: 'date', input: false, required: false } },
+    },
+    account: {
+      accountLinking: { enabled: true, trustedProviders: ['google', 'microsoft'] },
+    },
+    socialProviders: {
+      ...(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { google: { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, disableImplicitSignUp: !e.ALLOW_REGISTRATION } }
+        : {}),
+      ...(e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET
+        ? {
+            microsoft: {
+              clientId: e.MICROSOFT_CLIENT_ID,
+              clientSecret: e.MICROSOFT_CLIENT_SECRET,
+              tenantId: e.MICROSOFT_TENANT_ID ?? 'common',
+              disableImplicitSignUp: !e.ALLOW_REGISTRATION,
+            },
+          }
+        : {}),
+    },
+    // better-auth's limiter only guards its own router (gotcha 8); ours lives in the database.
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: 'ps',
+      useSecureCookies: new URL(e.SITE_URL).protocol === 'https:',
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/' },
+    },
+    plugins: [username({ minUsernameLength: LIMITS.loginMin, maxUsernameLength: 64 }), sessionIssuer()],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const instances = new WeakMap<Db, Auth>();
+
+/** The better-auth instance for a database handle (tests swap handles between files). */
+export function getAuth(db: Db): Auth {
+  let auth = instances.get(db);
+  if (!auth) {
+    auth = createAuth(db);
+    instances.set(db, auth);
+  }
+  return auth;
+}
+
+export async function sessionCookieName(auth: Auth): Promise<string> {
+  return (await auth.$context).authCookies.sessionToken.name;
+}

@@ -1,0 +1,31 @@
+import type { Tx } from '../db/client';
+import { enqueueMail } from '../mail/outbox';
+
+/** The e-mails the accounts feature sends; each is queued in the caller's transaction. */
+export function queueLoginCode(tx: Tx, to: string, code: string): Promise<number> {
+  return enqueueMail(tx, {
+    kind: 'auth.login-code',
+    to,
+    subject: 'Your sign-in verification code',
+    text: [
+      `Your verification code is ${code}`,
+      '',
+      'Enter it on the sign-in page to finish signing in. It can be used once and expires in 10 minutes.',
+      'If you did not try to sign in, change your password: someone knows it.',
+    ].join('\n'),
+  });
+}
+
+export function queueLockoutNotice(tx: Tx, to: string, minutes: number): Promise<number> {
+  return enqueueMail(tx, {
+    kind: 'auth.lockout',
+    to,
+    subject: 'Your account was locked after failed sign-in attempts',
+    text: [
+      `Five sign-in attempts in a row failed, so your account is locked for ${minutes} minutes.`,
+      '',
+      'If this was you, wait and try again. If it was not, someone may be guessing your password:',
+      'after signing in, change it from the Account tab and turn on two-factor authentication.',
+    ].join('\n'),
+  });
+}

@@ -1,0 +1,58 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import { env } from '../env';
+import { dataDir } from '../paths';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  replyTo?: string | null;
+}
+
+export interface MailTransport {
+  /** 'smtp' or 'outbox' (local .eml files). */
+  readonly kind: string;
+  send(message: MailMessage): Promise<{ messageId: string }>;
+}
+
+/** The outbox directory for local delivery: DATA_DIR/outbox. */
+export function outboxDir(): string {
+  return path.join(dataDir(env().DATA_DIR), 'outbox');
+}
+
+/**
+ * SMTP when SMTP_URL is set (any nodemailer URL, options in the query string), otherwise
+ * a local outbox: each message is kept as a complete RFC 822 `.eml` file under DATA_DIR/outbox.
+ */
+export function createMailTransport(): MailTransport {
+  const e = env();
+  const from = e.MAIL_FROM;
+  if (e.SMTP_URL) {
+    const smtp = nodemailer.createTransport(e.SMTP_URL);
+    return {
+      kind: 'smtp',
+      async send(m) {
+        const info = await smtp.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html ?? undefined, replyTo: m.replyTo ?? undefined });
+        return { messageId: info.messageId };
+      },
+    };
+  }
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'outbox',
+    async send(m) {
+      const info = await stream.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html ?? undefined, replyTo: m.replyTo ?? undefined });
+      const dir = outboxDir();
+      await fs.mkdir(dir, { recursive: true });
+      const base = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 24)}`;
+      // Written under a temporary name, then renamed: a reader never sees half a message.
+      const tmp = path.join(dir, `.${base}.tmp`);
+      await fs.writeFile(tmp, info.message as Buffer, { mode: 0o600 });
+      await fs.rename(tmp, path.join(dir, `${base}.eml`));
+      return { messageId: info.messageId };
+    },
+  };
+}

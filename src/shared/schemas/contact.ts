@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { CONTACT_RULES, type ContactField } from '../contact-rules';
+
+/** A field of the table in contact-rules.ts as zod: trimmed, then length and pattern checks. */
+function fieldSchema(field: ContactField) {
+  const rule = CONTACT_RULES[field];
+  let s = z.string(rule.invalid ?? rule.tooLong).trim().max(rule.max, rule.tooLong);
+  if (rule.min !== undefined) s = s.min(rule.min, rule.invalid);
+  if (rule.pattern) s = s.regex(rule.pattern, rule.invalid);
+  if (rule.required) return s;
+  return z
+    .union([z.literal(''), s], rule.tooLong)
+    .nullish()
+    .transform((v) => v ?? '');
+}
+
+/**
+ * The public contact form (SPEC 5), as `POST /api/contact` parses it. Built from the same rule
+ * table the form validates with (src/shared/contact-rules.ts; tests/unit/contact-rules.test.ts
+ * checks they agree).
+ */
+export const contactSchema = z.object({
+  name: fieldSchema('name'),
+  email: fieldSchema('email'),
+  company: fieldSchema('company'),
+  phone: fieldSchema('phone'),
+  message: fieldSchema('message'),
+});
+export type ContactMessage = z.output<typeof contactSchema>;
+
+/**
+ * What the endpoint accepts: the form's fields plus the spam signals the form adds. The
+ * honeypot `website` is a field people never see; `elapsedMs` is how long the form was open.
+ */
+export const contactRequestSchema = contactSchema.extend({
+  website: z.string().max(2000).nullish(),
+  elapsedMs: z.number().finite().nullish(),
+});
+export type ContactRequest = z.output<typeof contactRequestSchema>;

@@ -1,0 +1,139 @@
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { contactSubmissions, rateLimits } from '../../src/server/db/schema';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s?.close());
+beforeEach(async () => {
+  await s.db.delete(rateLimits);
+});
+
+const valid = { name: 'Jane Buyer', email: 'jane@agency.gov', company: 'VA', phone: '+1 (555) 010-0100', message: 'We need 40 laptops by June.' };
+/** A person takes longer than the minimum fill time. */
+const human = { elapsedMs: 12_000, website: '' };
+
+const post = (body: unknown) => s.request('/api/contact', { method: 'POST', json: body });
+const count = async () => (await s.db.select({ id: contactSubmissions.id }).from(contactSubmissions)).length;
+const latest = async () => (await s.db.select().from(contactSubmissions).orderBy(desc(contactSubmissions.id)).limit(1))[0]!;
+
+describe('[API][CONTACT] POST /api/contact stores a submission', () => {
+  it('answers 201 with the new id and stores it as pending, trimmed, not spam', async () => {
+    const res = await post({ ...valid, name: '  Jane Buyer  ', ...human });
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body).toMatchObject({ id: expect.any(Number), status: 'pending' });
+    const [row] = await s.db.select().from(contactSubmissions).where(eq(contactSubmissions.id, body.id));
+    expect(row).toMatchObject({
+      name: 'Jane Buyer',
+      email: 'jane@agency.gov',
+      company: 'VA',
+      phone: '+1 (555) 010-0100',
+      message: valid.message,
+      status: 'pending',
+      isSpam: false,
+      spamReason: null,
+    });
+    expect(row!.ipAddress).toBeTruthy();
+  });
+
+  it('accepts the spec body alone (no spam signals) and stores optional fields as null', async () => {
+    const res = await post({ name: 'Al', email: 'al@example.com', message: '0123456789' });
+    expect(res.status).toBe(201);
+    expect(await latest()).toMatchObject({ name: 'Al', company: null, phone: null, isSpam: false });
+  });
+});
+
+describe('[API][CONTACT] validation: nothing is stored on rejection', () => {
+  it.each([
+    ['name too short', { name: 'J' }, 'Name must be at least 2 characters'],
+    ['name blank after trimming', { name: '   ' }, 'Name must be at least 2 characters'],
+    ['name missing', { name: undefined }, 'Name must be at least 2 characters'],
+    ['email invalid', { email: 'jane@' }, 'Please enter a valid email address'],
+    ['email missing', { email: undefined }, 'Please enter a valid email address'],
+    ['message too short', { message: 'too short' }, 'Message must be at least 10 characters'],
+    ['message not a string', { message: 42 }, 'Message must be at least 10 characters'],
+    ['name oversize', { name: 'x'.repeat(201) }, 'Name must be at most 200 characters'],
+    ['email oversize', { email: `${'a'.repeat(250)}@b.co` }, 'Email must be at most 254 characters'],
+    ['company oversize', { company: 'c'.repeat(201) }, 'Company must be at most 200 characters'],
+    ['phone oversize', { phone: '5'.repeat(51) }, 'Phone number must be at most 50 characters'],
+    ['message oversize', { message: 'm'.repeat(5001) }, 'Message must be at most 5000 characters'],
+  ])('%s → 400 with the form message', async (_label, patch, message) => {
+    const before = await count();
+    const res = await post({ ...valid, ...patch, ...human });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe(message);
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses a body that is not JSON (415) and a malformed one (400)', async () => {
+    const before = await count();
+    const form = await s.request('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: s.url },
+      body: 'name=Jane',
+    });
+    expect(form.status).toBe(415);
+    const broken = await s.request('/api/contact', { method: 'POST', headers: { 'content-type': 'application/json', origin: s.url }, body: '{"name":' });
+    expect(broken.status).toBe(400);
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses a body over 1 MB with 413', async () => {
+    const res = await post({ ...valid, message: 'm'.repeat(1024 * 1024 + 10) });
+    expect(res.status).toBe(413);
+  });
+
+  it('refuses a cross-site post', async () => {
+    const before = await count();
+    const res = await s.request('/api/contact', { method: 'POST', json: valid, headers: { origin: 'https://evil.example' } });
+    expect(res.status).toBe(403);
+    expect(await count()).toBe(before);
+  });
+
+  it('answers 405 to other methods', async () => {
+    const res = await s.request('/api/contact');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('[API][CONTACT] spam is kept and flagged, and the answer does not tell', () => {
+  it('a filled honeypot marks the submission as spam', async () => {
+    const res = await post({ ...valid, ...human, website: 'http://spam.example' });
+    expect(res.status).toBe(201);
+    expect(await res.json()).not.toHaveProperty('isSpam');
+    expect(await latest()).toMatchObject({ isSpam: true, spamReason: 'honeypot', status: 'pending' });
+  });
+
+  it('a form sent faster than a person can type is spam', async () => {
+    const res = await post({ ...valid, elapsedMs: 400, website: '' });
+    expect(res.status).toBe(201);
+    expect(await latest()).toMatchObject({ isSpam: true, spamReason: 'too fast' });
+  });
+
+  it('a form open long enough is not', async () => {
+    await post({ ...valid, elapsedMs: 2500, website: '' });
+    expect(await latest()).toMatchObject({ isSpam: false });
+  });
+});
+
+describe('[API][CONTACT] rate limit per client address', () => {
+  it('the sixth submission in ten minutes gets 429 with a message and Retry-After, and is not stored', async () => {
+    for (let i = 0; i < 5; i++) expect((await post({ ...valid, ...human })).status).toBe(201);
+    const before = await count();
+    const res = await post({ ...valid, ...human });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(500);
+    expect((await res.json()).message).toMatch(/Please wait a few minutes and try again/);
+    expect(await count()).toBe(before);
+  });
+
+  it('invalid submissions do not use up the allowance', async () => {
+    for (let i = 0; i < 8; i++) expect((await post({ ...valid, name: '' })).status).toBe(400);
+    expect((await post({ ...valid, ...human })).status).toBe(201);
+  });
+});

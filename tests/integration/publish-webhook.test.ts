@@ -1,0 +1,162 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { attemptsOf, listJobs } from '../../src/server/publish/jobs';
+import { requestPublish, startPublisher, type Publisher } from '../../src/server/publish/publisher';
+import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
+
+/** A deploy hook stand-in: answers each call with the next status of `script` (then 200). */
+class Receiver {
+  calls: { at: number; secret: string | undefined; body: { jobId: number; reason: string } }[] = [];
+  script: number[] = [];
+  delayMs = 0;
+  private server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      this.calls.push({ at: Date.now(), secret: req.headers['x-hook-secret'] as string | undefined, body: JSON.parse(body) });
+      const status = this.script.shift() ?? 200;
+      setTimeout(() => res.writeHead(status).end(status === 200 ? 'ok' : 'boom'), this.delayMs);
+    });
+  });
+  url = '';
+  async listen() {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+  close() {
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+let server: TestServer;
+let cookie: string;
+const receiver = new Receiver();
+let publisher: Publisher | undefined;
+const sleeps: number[] = [];
+
+async function start(maxAttempts = 4) {
+  publisher = await startPublisher({
+    webhook: { url: receiver.url, secret: 's3cret', secretHeader: 'x-hook-secret', backoffMs: 30, maxAttempts },
+    debounceMs: 100,
+    pollMs: 0,
+    ensureRelease: false,
+    sleep: (ms) => {
+      sleeps.push(ms);
+      return new Promise((resolve) => setTimeout(resolve, ms));
+    },
+  });
+}
+
+async function status() {
+  const res = await server.request('/api/admin/publish/status', { cookie });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { state: string; lastPublishedAt: string | null; lastDurationMs: number | null; lastError: string | null };
+}
+
+async function settled() {
+  for (let i = 0; i < 200; i++) {
+    const s = await status();
+    if (s.state === 'idle' || s.state === 'failed') return s;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('publishing did not settle');
+}
+
+beforeAll(async () => {
+  await receiver.listen();
+  server = await startTestServer();
+  cookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
+});
+afterEach(async () => {
+  await publisher?.stop();
+  publisher = undefined;
+  receiver.calls = [];
+  receiver.script = [];
+  receiver.delayMs = 0;
+  sleeps.length = 0;
+});
+afterAll(async () => {
+  await server?.close();
+  await receiver.close();
+});
+
+describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called instead of building', () => {
+  it('writes close together make one call, with the secret header, recorded as one attempt', async () => {
+    await start();
+    expect(publisher!.mode).toBe('webhook');
+    await Promise.all([requestPublish('header'), requestPublish('services'), requestPublish('header')]);
+    expect(['queued', 'building']).toContain((await status()).state);
+    const s = await settled();
+    expect(s.state).toBe('idle');
+    expect(receiver.calls).toHaveLength(1);
+    expect(receiver.calls[0]!.secret).toBe('s3cret');
+    expect(receiver.calls[0]!.body.reason).toBe('header, services');
+    const job = (await listJobs(server.db)).at(-1)!;
+    expect(job).toMatchObject({ status: 'succeeded', mode: 'webhook', attempts: 1 });
+    expect((await attemptsOf(server.db, job.id)).map((a) => a.statusCode)).toEqual([200]);
+    expect(s.lastPublishedAt).toBe(job.finishedAt!.toISOString());
+    // A delivered batch is never sent again.
+    await publisher!.tick();
+    expect(receiver.calls).toHaveLength(1);
+  });
+
+  it('retries with backoff while the hook answers 500, each attempt recorded, then stops at the first success', async () => {
+    await start();
+    receiver.script = [500, 500];
+    await requestPublish('insight');
+    const s = await settled();
+    expect(s).toMatchObject({ state: 'idle', lastError: null });
+    expect(receiver.calls).toHaveLength(3);
+    expect(new Set(receiver.calls.map((c) => c.body.jobId)).size).toBe(1);
+    expect(sleeps).toEqual([30, 60]);
+    const job = (await listJobs(server.db)).at(-1)!;
+    const attempts = await attemptsOf(server.db, job.id);
+    expect(attempts.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+      [1, 500, 'deploy hook answered 500'],
+      [2, 500, 'deploy hook answered 500'],
+      [3, 200, null],
+    ]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.calls).toHaveLength(3);
+  });
+
+  it('a hook that keeps failing reports failed with the error; the next write tries again', async () => {
+    await start(3);
+    receiver.script = [500, 500, 500];
+    await requestPublish('documents');
+    const failed = await settled();
+    expect(failed.state).toBe('failed');
+    expect(failed.lastError).toBe('deploy hook answered 500 (after 3 attempts)');
+    expect(receiver.calls).toHaveLength(3);
+
+    await requestPublish('documents again');
+    expect(await settled()).toMatchObject({ state: 'idle', lastError: null });
+    expect(receiver.calls).toHaveLength(4);
+  });
+
+  it('writes during a call lead to exactly one more call', async () => {
+    await start();
+    receiver.delayMs = 600;
+    await requestPublish('first');
+    for (let i = 0; i < 100 && receiver.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await status()).state).toBe('building');
+    await requestPublish('second');
+    await requestPublish('third');
+    await settled();
+    expect(receiver.calls.map((c) => c.body.reason)).toEqual(['first', 'second, third']);
+  });
+
+  it('POST /api/admin/publish publishes now; both endpoints are admin only', async () => {
+    await start();
+    expect((await server.request('/api/admin/publish/status')).status).toBe(401);
+    expect((await server.request('/api/admin/publish', { method: 'POST' })).status).toBe(401);
+    const res = await server.request('/api/admin/publish', { method: 'POST', cookie, headers: { origin: server.url } });
+    expect(res.status).toBe(202);
+    expect(['queued', 'building']).toContain(((await res.json()) as { state: string }).state);
+    await settled();
+    expect(receiver.calls.map((c) => c.body.reason)).toEqual([`manual (${TEST_ADMIN.username})`]);
+    const crossSite = await server.request('/api/admin/publish', { method: 'POST', cookie, headers: { origin: 'https://evil.example' } });
+    expect(crossSite.status).toBe(403);
+  });
+});

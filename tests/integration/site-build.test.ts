@@ -1,0 +1,174 @@
+/**
+ * The public pages built from a content snapshot that has what only administrators can create
+ * (published insights, documents, services, cards), through the same release builder the
+ * server uses. The e2e suite covers the empty/fallback states on the live server.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SiteContent } from '../../src/server/content/site-content';
+import { buildRelease, releaseClientDir } from '../../src/server/publish/releases';
+import { expectedFiles } from '../../src/server/publish/routes';
+
+const RELEASES = `.releases-test-${process.pid}`;
+const at = (d: string) => `${d}T12:00:00.000Z`;
+const stamp = { version: 1, createdAt: at('2026-01-01'), updatedAt: at('2026-01-03') };
+
+const longText = ['First paragraph about budgets.', '', 'Second paragraph.', 'Third <b>paragraph</b>.', '', ''].join('\n') + 'x'.repeat(900);
+const insight = (over: Partial<SiteContent['insights'][number]>) => ({
+  id: 1,
+  title: 'Untitled',
+  slug: 'untitled',
+  category: 'industry_spotlights' as const,
+  excerpt: 'An excerpt',
+  content: longText,
+  isPublished: true,
+  publicationDate: at('2026-02-01'),
+  readMinutes: 5,
+  authorName: 'Dana Reyes',
+  authorTitle: 'Procurement Lead',
+  featuredImage: null,
+  tags: [],
+  relatedInsights: [],
+  ...stamp,
+  ...over,
+});
+
+const content = {
+  generatedAt: at('2026-03-01'),
+  header: null,
+  headerCta: { id: 1, buttonText: 'Hidden CTA', buttonLink: '/nowhere', buttonStyle: 'primary', isVisible: false, isActive: true, active: true, ...stamp },
+  blocks: {
+    intro: null,
+    home_cta: null,
+    about: { id: 1, section: 'about', title: 'About Sterling', content: 'We <script>alert(1)</script> supply.\n\nBody paragraph one.\nBody paragraph two.', buttonText: null, backgroundImage: null, imageUrl: null, isActive: true, active: true, ...stamp },
+    about_mission: null,
+    services_hero: null,
+    services_overview: null,
+    home_services: null,
+  },
+  homeFeatures: [
+    { id: 2, section: 'home', title: 'Second Card', description: 'Shown second', icon: 'shield', displayOrder: 1, isActive: true, ...stamp },
+  ],
+  aboutFeatures: [],
+  services: [
+    { id: 5, title: 'Sourcing Service', description: 'We source.', icon: 'users', imageSrc: null, detailedDescription: null, isActive: true, displayOrder: 0, ...stamp },
+    { id: 4, title: 'Audit Service', description: 'We audit.', icon: 'shield', imageSrc: '/uploads/audit.png', detailedDescription: 'More detail', isActive: true, displayOrder: 1, ...stamp },
+  ],
+  insights: [
+    insight({ id: 3, title: 'Newest Market Outlook', slug: 'newest-market-outlook', category: 'market_analysis', readMinutes: 12, publicationDate: at('2026-02-10') }),
+    insight({ id: 2, title: 'Reducing Costs', slug: 'reducing-procurement-costs', category: 'case_studies', excerpt: '', content: 'c'.repeat(1000), publicationDate: at('2026-02-05') }),
+    insight({ id: 1, title: 'Short One', slug: 'short-one', category: 'expert_advice', content: 's'.repeat(100), publicationDate: at('2026-01-20') }),
+  ],
+  documents: [
+    { id: 1, title: 'Capability Statement 2026', description: 'Our one-page profile', category: 'capability', isActive: true, displayOrder: 0, filePath: '/uploads/cap.pdf', fileName: 'capability-2026.pdf', fileSize: 1572864, fileType: 'application/pdf', ...stamp },
+    { id: 2, title: 'OEM Kit', description: null, category: 'onboarding', isActive: true, displayOrder: 1, filePath: '/uploads/oem.pdf', fileName: 'oem-kit.pdf', fileSize: null, fileType: 'application/pdf', ...stamp },
+  ],
+} as unknown as SiteContent;
+
+let dir: string;
+const page = (file: string) => fs.readFile(path.join(dir, file), 'utf8');
+const text = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+beforeAll(async () => {
+  process.env.RELEASES_DIR = RELEASES;
+  process.env.SITE_URL = 'https://www.example.gov';
+  const info = await buildRelease(content);
+  dir = releaseClientDir(info.id);
+}, 180_000);
+afterAll(async () => {
+  await fs.rm(RELEASES, { recursive: true, force: true });
+});
+
+describe('[SITE][BUILD] a release built from content with data', () => {
+  it('contains every expected file, one page per published insight', async () => {
+    const files = expectedFiles(content);
+    expect(files).toEqual(expect.arrayContaining(['/insights/newest-market-outlook.html', '/insights/short-one.html', '/sitemap.xml', '/rss.xml']));
+    for (const f of files) expect((await fs.stat(path.join(dir, f))).size).toBeGreaterThan(0);
+  });
+
+  it('insights list: newest first as Featured, category labels, list read time, excerpt fallback, fixed link to a published slug', async () => {
+    const t = text(await page('insights.html'));
+    expect(t).toMatch(/Featured Market Analysis Newest Market Outlook/);
+    expect(t).toContain('Case Studies');
+    expect(t).toContain('Expert Advice');
+    // 1000 chars → 5 min; 100 chars → max(3, 1) = 3 min; excerpt '' → first 150 chars.
+    expect(t).toMatch(/Reducing Costs c{150} .*5 min read/);
+    expect(t).toMatch(/Short One .*3 min read/);
+    expect(await page('insights.html')).toContain('href="/insights/reducing-procurement-costs"');
+  });
+
+  it('insight detail: title, stored read time, author, paragraphs without blank lines, escaped markup, JSON-LD', async () => {
+    const html = await page('insights/newest-market-outlook.html');
+    expect(html.match(/<h1/g)).toHaveLength(1);
+    const t = text(html);
+    expect(t).toContain('Newest Market Outlook');
+    expect(t).toContain('12 min read');
+    expect(t).toMatch(/Dana Reyes\s*, Procurement Lead/);
+    expect(t).toContain('February 10, 2026');
+    expect(html).toContain('Third &lt;b&gt;paragraph&lt;/b&gt;.');
+    expect((html.match(/<p class="mb-6">/g) ?? []).length).toBe(4);
+    expect(html).toContain('<link rel="canonical" href="https://www.example.gov/insights/newest-market-outlook">');
+    const ld = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
+    expect(ld.find((d) => d['@type'] === 'Article')).toMatchObject({ headline: 'Newest Market Outlook', datePublished: at('2026-02-10'), author: { name: 'Dana Reyes' } });
+    expect(ld.find((d) => d['@type'] === 'BreadcrumbList').itemListElement).toHaveLength(3);
+  });
+
+  it('detail read time without a stored value is ceil(length / 200)', async () => {
+    expect(text(await page('insights/short-one.html'))).toContain('5 min read');
+  });
+
+  it('sitemap and RSS list every published insight with absolute URLs', async () => {
+    const sitemap = await page('sitemap.xml');
+    for (const slug of ['newest-market-outlook', 'reducing-procurement-costs', 'short-one']) {
+      expect(sitemap).toContain(`<loc>https://www.example.gov/insights/${slug}</loc>`);
+    }
+    expect(sitemap).toContain('<loc>https://www.example.gov/services/partners</loc>');
+    const rss = await page('rss.xml');
+    expect(rss.match(/<item>/g)).toHaveLength(3);
+    expect(rss).toContain('<guid isPermaLink="true">https://www.example.gov/insights/short-one</guid>');
+    expect(await page('robots.txt')).toContain('Sitemap: https://www.example.gov/sitemap.xml');
+  });
+
+  it('capabilities: one card per active document with size in MB, View PDF in a new tab and a named download', async () => {
+    const html = await page('capabilities.html');
+    expect(html.match(/data-testid="document-card"/g)).toHaveLength(2);
+    expect(text(html)).toContain('1.5 MB');
+    expect(text(html)).toContain('Capability Statement'); // category label
+    expect(html).toMatch(/href="\/uploads\/cap.pdf" target="_blank" rel="noopener"[^>]*>[\s\S]*?View PDF/);
+    expect(html).toContain('download="capability-2026.pdf"');
+    expect(html).not.toContain('No Documents Available');
+  });
+
+  it('document buttons open the capability statement and the onboarding kit when they exist', async () => {
+    expect(await page('services/federal.html')).toMatch(/href="\/uploads\/cap.pdf" target="_blank"[^>]*data-document="capability"/);
+    const partners = await page('services/partners.html');
+    expect(partners).toMatch(/href="\/uploads\/oem.pdf" target="_blank"[^>]*data-document="onboarding"/);
+    expect(partners).not.toContain('data-missing');
+  });
+
+  it('consulting: the active services in their order, the default image when none', async () => {
+    const html = await page('services/consulting.html');
+    expect(text(html)).toMatch(/Sourcing Service.*Audit Service/);
+    expect(html).toContain('src="/images/service-default.svg"');
+    expect(html).toContain('src="/uploads/audit.png"');
+    expect(text(html)).not.toContain('Procurement Strategy Development');
+  });
+
+  it('home: an invisible header CTA gives Request Quick Quote; feature cards from content', async () => {
+    const t = text(await page('index.html'));
+    expect(t).toContain('Request Quick Quote');
+    expect(t).not.toContain('Hidden CTA');
+    expect(t).toContain('Second Card');
+    expect(t).not.toContain('Expert Leadership');
+  });
+
+  it('about: the title, the subtitle before the first blank line, the body after, markup escaped', async () => {
+    const html = await page('about.html');
+    expect(text(html)).toContain('About Sterling');
+    expect(html).toContain('We &lt;script&gt;alert(1)&lt;/script&gt; supply.');
+    expect(text(html)).toMatch(/Body paragraph one\. Body paragraph two\./);
+    // No about cards in the content: the three defaults.
+    expect(text(html)).toMatch(/Certified Experts.*Industry Expertise.*Results-Driven/);
+  });
+});
