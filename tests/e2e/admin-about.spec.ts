@@ -1,5 +1,8 @@
 import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/admin';
 
+// Several saves and refetches per test on a 2-core machine shared with rebuilds: triple the timeout.
+test.slow();
+
 test('[ADMIN][ABOUT]: main content shows subtitle and body separately and saves them joined', async ({ page }) => {
   await openTab(page, 'About');
   const main = page.getByRole('region', { name: 'Main Content' });

@@ -1,5 +1,8 @@
 import { expect, openTab, test, toast, unique } from './helpers/admin';
 
+// Several saves and refetches per test on a 2-core machine shared with rebuilds: triple the timeout.
+test.slow();
+
 test('[ADMIN][BLOG]: a new insight: validation, slug from the title, publish stamps a date, edit, delete', async ({ page }) => {
   await openTab(page, 'Blog');
   await page.getByRole('button', { name: 'New Insight' }).click();

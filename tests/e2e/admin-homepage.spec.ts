@@ -1,5 +1,8 @@
 import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/admin';
 
+// Several saves and refetches per test on a 2-core machine shared with rebuilds: triple the timeout.
+test.slow();
+
 test('[ADMIN][HOMEPAGE]: header content: validation message, then an edit saved and shown', async ({ page }) => {
   await openTab(page, 'Homepage');
   const card = page.getByRole('region', { name: 'Header Content' });

@@ -1,5 +1,8 @@
 import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/admin';
 
+// Several saves and refetches per test on a 2-core machine shared with rebuilds: triple the timeout.
+test.slow();
+
 test('[ADMIN][SERVICES]: add a service (validation first), edit it, delete it with confirmation', async ({ page }) => {
   await openTab(page, 'Services');
   const card = page.getByRole('region', { name: 'Services', exact: true });
