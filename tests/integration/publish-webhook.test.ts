@@ -67,7 +67,7 @@ beforeAll(async () => {
   await receiver.listen();
   server = await startTestServer();
   cookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
-});
+}, 300_000);
 afterEach(async () => {
   await publisher?.stop();
   publisher = undefined;
