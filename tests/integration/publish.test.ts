@@ -15,7 +15,7 @@ import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/
  * with the load, so the test holds what the publisher adds around the build to a tight limit and
  * the whole to a sanity bound (PUBLISH_BOUND_MS; 5000 on a quiet machine).
  */
-const BOUND_MS = Number(process.env.PUBLISH_BOUND_MS ?? 30_000);
+const BOUND_MS = Number(process.env.PUBLISH_BOUND_MS ?? 60_000);
 const OVERHEAD_MS = 1500;
 const releases = `.releases-test-${process.pid}`;
 process.env.RELEASES_DIR = releases;
@@ -87,9 +87,9 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     }
     const elapsed = Date.now() - t0;
     const s = await settled();
-    expect(elapsed).toBeLessThan(BOUND_MS);
-    expect(elapsed - liveRelease()!.astroMs!).toBeLessThan(OVERHEAD_MS);
     expect(publisher!.workerPid()).toBeGreaterThan(0);
+    expect(elapsed - liveRelease()!.astroMs!).toBeLessThan(OVERHEAD_MS);
+    expect(elapsed).toBeLessThan(BOUND_MS);
     expect(s.state).toBe('idle');
     expect(Date.parse(s.lastPublishedAt!)).toBeGreaterThan(Date.parse(before.lastPublishedAt!));
     expect(s.lastDurationMs).toBeGreaterThan(0);
