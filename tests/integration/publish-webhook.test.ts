@@ -91,7 +91,7 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
     await start();
     expect(publisher!.mode).toBe('webhook');
     clock = Date.now();
-    await Promise.all([requestPublish('header'), requestPublish('services'), requestPublish('header')]);
+    for (const reason of ['header', 'services', 'header']) await requestPublish(reason);
     // Still inside the debounce window: one job waits, nothing was called.
     await publisher!.tick();
     expect((await status()).state).toBe('queued');
