@@ -32,17 +32,21 @@ async function lock(tx: Tx): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${PUBLISH_LOCK})`);
 }
 
+function oldestQueued(tx: Tx, skipLocked: boolean) {
+  return tx
+    .select()
+    .from(publishJobs)
+    .where(eq(publishJobs.status, 'queued'))
+    .orderBy(asc(publishJobs.id))
+    .limit(1)
+    .for('update', skipLocked ? { skipLocked: true } : {});
+}
+
 /** Adds a reason to the waiting job, or queues a new job. Answers the queued job. */
 export async function enqueue(db: Db, opts: { mode: PublishMode; reason: string; now: number }): Promise<PublishJob> {
   return db.transaction(async (tx) => {
     await lock(tx);
-    const [waiting] = await tx
-      .select()
-      .from(publishJobs)
-      .where(eq(publishJobs.status, 'queued'))
-      .orderBy(asc(publishJobs.id))
-      .limit(1)
-      .for('update');
+    const [waiting] = await oldestQueued(tx, false);
     if (waiting) {
       const reasons = new Set((waiting.reason ?? '').split(', ').filter(Boolean));
       reasons.add(opts.reason);
@@ -74,13 +78,7 @@ export async function claim(
       .from(publishJobs)
       .where(and(eq(publishJobs.status, 'building'), sql`${publishJobs.startedAt} > ${iso(opts.now - STALE_BUILD_MS)}`))
       .limit(1);
-    const [next] = await tx
-      .select()
-      .from(publishJobs)
-      .where(eq(publishJobs.status, 'queued'))
-      .orderBy(asc(publishJobs.id))
-      .limit(1)
-      .for('update', { skipLocked: true });
+    const [next] = await oldestQueued(tx, true);
     if (!next) return { dueAt: null };
     const dueAt = next.requestedAt.getTime() + opts.debounceMs;
     if (busy || dueAt > opts.now) return { dueAt: busy ? opts.now + 250 : dueAt };

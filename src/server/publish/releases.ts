@@ -151,8 +151,14 @@ export async function activateRelease(id: string): Promise<void> {
 export async function pruneReleases(graceMs = 10 * 60 * 1000, keep = 2): Promise<void> {
   const current = await fs.readlink(path.join(releasesDir(), 'current')).catch(() => undefined);
   const entries = await fs.readdir(releasesDir(), { withFileTypes: true }).catch(() => []);
-  const dirs = entries.filter((e) => e.isDirectory() && e.name !== current).map((e) => e.name).sort().reverse();
-  for (const name of dirs.slice(keep)) {
+  const dirs = entries
+    .filter((e) => e.isDirectory() && e.name !== current && !e.name.startsWith('warmup-'))
+    .map((e) => e.name)
+    .sort()
+    .reverse();
+  // Snapshots and warm-up builds left by a process that stopped mid-build go with the old releases.
+  const leftovers = entries.filter((e) => e.name.endsWith('.content.json') || e.name.startsWith('warmup-')).map((e) => e.name);
+  for (const name of [...dirs.slice(keep), ...leftovers]) {
     const stat = await fs.stat(path.join(releasesDir(), name)).catch(() => undefined);
     if (stat && Date.now() - stat.mtimeMs > graceMs) {
       await fs.rm(path.join(releasesDir(), name), { recursive: true, force: true });
