@@ -25,8 +25,8 @@ export default defineConfig({
           // Each file gets its own process and a clean database (PGlite in memory, or a fresh
           // Postgres schema when DATABASE_URL is set); opening + migrating takes a few seconds.
           pool: 'forks',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
           maxWorkers: 2,
           env: {
             LOG_LEVEL: 'warn',
