@@ -31,6 +31,7 @@ async function main(): Promise<void> {
   const server = createAppServer({
     astro: handler,
     site: liveSite,
+    trustProxy: e.TRUST_PROXY,
     isHttps: (req) =>
       e.TRUST_PROXY ? req.headers['x-forwarded-proto'] === 'https' : Boolean((req.socket as { encrypted?: boolean }).encrypted),
   });

@@ -15,6 +15,8 @@ export interface AppServerOptions {
   site: () => StaticMap;
   /** Whether requests arrive over https (behind a TLS proxy). */
   isHttps: (req: http.IncomingMessage) => boolean;
+  /** TRUST_PROXY: only then may X-Forwarded-* headers reach Astro (its clientAddress reads them). */
+  trustProxy?: boolean;
 }
 
 function pickEncoding(req: http.IncomingMessage, file: StaticFile): Encoding {
@@ -95,6 +97,13 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       res.statusCode = 404;
       res.end('Not found');
     };
+    if (!opts.trustProxy) {
+      // Without a trusted proxy these headers are whatever the client chose: drop them so the
+      // client address is the socket's and rate limits cannot be dodged.
+      for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) {
+        delete req.headers[h];
+      }
+    }
     opts.astro(req, res, notFound).catch((err) => {
       console.error('request failed', err);
       if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
