@@ -195,7 +195,7 @@ export async function run(): Promise<PublishBenchResult> {
     };
 
     await settle();
-    await sleep(3000); // let the warm-up build finish, as on a server that has been up a while
+    await sleep(10_000); // let the warm-up build finish, as on a server that has been up a while
     const runsMs: number[] = [];
     let writePath = '';
     for (let i = 1; i <= RUNS; i++) {
