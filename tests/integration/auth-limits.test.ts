@@ -25,12 +25,11 @@ describe('brute-force limits', { timeout: 120_000 }, () => {
     const retry = Number(sixth.res.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(60);
-    // Forged forwarding headers do not buy fresh addresses (TRUST_PROXY is off): rotating them
-    // lands every attempt in one shared allowance.
+    // Forged forwarding headers are dropped before Astro sees them (TRUST_PROXY is off): rotating
+    // them buys no fresh allowance, the socket's address is still over its limit.
     const forged = (i: number) =>
       server.request('/api/login', { method: 'POST', json: { username: `x-user-${i}`, password: 'whatever' }, headers: { 'x-forwarded-for': `203.0.113.${i}` } });
-    for (let i = 0; i < 5; i++) expect((await forged(i)).status).toBe(401);
-    expect((await forged(99)).status).toBe(429);
+    for (let i = 0; i < 3; i++) expect((await forged(i)).status).toBe(429);
     nextMinute();
     expect((await passwordStep(server, TEST_ADMIN.username, TEST_ADMIN.password)).res.status).toBe(200);
   });
