@@ -118,7 +118,7 @@ test('[AUTH][2FA]: enable 2FA, sign in with the app code and with the e-mailed c
       if (!page.url().endsWith('/admin')) await apiSignIn(page.request, ADMIN.username, ADMIN.password).catch(() => {});
       await hasAccountTab(page);
       await page.getByRole('tab', { name: 'Account' }).click();
-      await page.getByLabel('Current Password').first().fill(ADMIN.password);
+      await page.locator('section[aria-labelledby="two-factor-title"]').getByLabel('Current Password').fill(ADMIN.password);
       await page.getByLabel('Authentication Code').fill(await app.code());
       await page.getByRole('button', { name: 'Disable 2FA' }).click();
       await expect(page.getByText('Two-factor authentication has been disabled.')).toBeVisible();

@@ -1,6 +1,4 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { ToastProvider, useToast } from '../ui/toast';
-import { apiRequest, errorMessage } from '../../lib/api-client';
 import { CONTACT_RULES, contactErrors, type ContactField } from '../../shared/contact-rules';
 
 type Values = Required<{ [K in ContactField]: string }>;
@@ -19,7 +17,12 @@ const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: 
  * Plain state instead of react-hook-form keeps this island inside its JavaScript budget.
  */
 function ContactFormInner({ successMs }: { successMs: number }) {
-  const toast = useToast();
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    if (!failure) return;
+    const t = setTimeout(() => setFailure(null), 5000);
+    return () => clearTimeout(t);
+  }, [failure]);
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<ContactField, string>>>({});
   const [validated, setValidated] = useState(false);
@@ -84,11 +87,25 @@ function ContactFormInner({ successMs }: { successMs: number }) {
         website: honeypot.current?.value ?? '',
         elapsedMs: Date.now() - openedAt.current,
       };
-      await apiRequest('POST', '/api/contact', body);
-      setStatus('sent');
-    } catch (err) {
+      // Plain fetch, not the shared client + toast: those would push /contact past its JS budget.
+      let message = 'Failed to send message. Please try again.';
+      const res = await fetch('/api/contact', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).catch(() => null);
+      if (res?.ok) {
+        setFailure(null);
+        setStatus('sent');
+        return;
+      }
+      if (res) message = ((await res.json().catch(() => null)) as { message?: string } | null)?.message || message;
       setStatus('idle');
-      toast({ title: 'Error', description: errorMessage(err, 'Failed to send message. Please try again.'), variant: 'destructive' });
+      setFailure(message);
+    } catch {
+      setStatus('idle');
+      setFailure('Failed to send message. Please try again.');
     }
   };
 
@@ -120,6 +137,7 @@ function ContactFormInner({ successMs }: { successMs: number }) {
     errors[name] ? <p id={`contact-${name}-error`} className="field-error">{errors[name]}</p> : null;
 
   return (
+    <>
     <form ref={form} onSubmit={onSubmit} noValidate aria-label="Contact form">
       <fieldset disabled={sending} className="grid gap-5">
         <div className="grid gap-5 sm:grid-cols-2">
@@ -147,14 +165,20 @@ function ContactFormInner({ successMs }: { successMs: number }) {
       </fieldset>
       <p className="sr-only" aria-live="assertive" role="alert">{announcement}</p>
     </form>
+      {failure && (
+        <div role="alert" className="fixed right-4 bottom-4 z-50 max-w-sm rounded-lg border border-red-700 bg-red-700 p-4 text-white shadow-lg">
+          <p className="font-semibold">Error</p>
+          <p className="mt-1 text-sm">{failure}</p>
+          <button type="button" onClick={() => setFailure(null)} className="mt-2 text-sm underline">Dismiss</button>
+        </div>
+      )}
+    </>
   );
 }
 
 /** `successMs`: how long the Thank You panel stays (SPEC 9: 5000 ms), passed in to keep constants out of the bundle. */
 export function ContactForm({ successMs }: { successMs: number }) {
   return (
-    <ToastProvider>
-      <ContactFormInner successMs={successMs} />
-    </ToastProvider>
+    <ContactFormInner successMs={successMs} />
   );
 }
