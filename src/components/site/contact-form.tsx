@@ -96,6 +96,7 @@ function ContactFormInner({ successMs }: { successMs: number }) {
         body: JSON.stringify(body),
       }).catch(() => null);
       if (res?.ok) {
+        await res.json().catch(() => null);
         setFailure(null);
         setStatus('sent');
         return;
