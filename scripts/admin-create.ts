@@ -3,9 +3,10 @@
  * Creates an account. The password comes from ADMIN_PASSWORD, or is generated and printed once.
  * With the embedded database, stop the server first (only one process may open it).
  */
+import { runScript } from './run-script';
 import { parseArgs } from 'node:util';
 import { generatePassword } from '../src/server/auth/password';
-import { closeDb, getDb } from '../src/server/db/client';
+import { getDb } from '../src/server/db/client';
 import { createUser } from '../src/server/services/users';
 import { newPasswordSchema } from '../src/shared/schemas/auth';
 import { USER_ROLES, type UserRole } from '../src/shared/constants';
@@ -22,10 +23,4 @@ async function main(): Promise<void> {
   if (!given) console.log(`Password (shown once, change it from the Account tab): ${password}`);
 }
 
-main()
-  .then(() => closeDb())
-  .catch(async (err: Error) => {
-    console.error(`Error: ${err.message}`);
-    await closeDb().catch(() => {});
-    process.exit(1);
-  });
+runScript(main);

@@ -4,10 +4,11 @@
  * every session of the account. `--disable-2fa` also turns two-factor off (a lost phone).
  * With the embedded database, stop the server first (only one process may open it).
  */
+import { runScript } from './run-script';
 import { eq } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import { generatePassword } from '../src/server/auth/password';
-import { closeDb, getDb } from '../src/server/db/client';
+import { getDb } from '../src/server/db/client';
 import { recoveryCodes, users } from '../src/server/db/schema';
 import { findUserByLogin, setPassword } from '../src/server/services/users';
 import { newPasswordSchema } from '../src/shared/schemas/auth';
@@ -33,10 +34,4 @@ async function main(): Promise<void> {
   if (!given) console.log(`New password (shown once): ${password}`);
 }
 
-main()
-  .then(() => closeDb())
-  .catch(async (err: Error) => {
-    console.error(`Error: ${err.message}`);
-    await closeDb().catch(() => {});
-    process.exit(1);
-  });
+runScript(main);
