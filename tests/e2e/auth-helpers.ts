@@ -2,24 +2,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from 'otplib';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN } from './fixtures';
 
 /** The e2e server's local mail outbox (tests/e2e/serve.ts uses DATA_DIR=.e2e-data). */
 const OUTBOX = path.resolve('.e2e-data/outbox');
 
-/** The newest e-mailed sign-in code to `to` written after `since` (ms). */
-export async function emailedCode(to: string, since: number): Promise<string> {
+/** The names of the mails in the outbox now: take it before the action that sends a mail. */
+export function outboxFiles(): Set<string> {
+  return new Set(fs.existsSync(OUTBOX) ? fs.readdirSync(OUTBOX).filter((f) => f.endsWith('.eml')) : []);
+}
+
+/**
+ * The sign-in code in the first new mail to `to`: only mails that were not in `seen` count, so a
+ * code mailed by an earlier sign-in (written late by the outbox worker) is never picked up.
+ */
+export async function emailedCode(to: string, seen: Set<string>): Promise<string> {
   let found: string | undefined;
+  const recipient = new RegExp(`^To: ${to.replace(/[.]/g, '\\.')}`, 'm');
   await expect
     .poll(
       () => {
-        const files = fs.existsSync(OUTBOX) ? fs.readdirSync(OUTBOX).filter((f) => f.endsWith('.eml')) : [];
-        const fresh = files
-          .map((f) => path.join(OUTBOX, f))
-          .filter((f) => fs.statSync(f).mtimeMs >= since - 1000)
-          .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
-        for (const file of fresh) {
-          const eml = fs.readFileSync(file, 'utf8').replace(/=\r?\n/g, '');
-          if (!new RegExp(`^To: ${to.replace(/[.]/g, '\\.')}`, 'm').test(eml)) continue;
+        for (const name of outboxFiles()) {
+          if (seen.has(name)) continue;
+          const eml = fs.readFileSync(path.join(OUTBOX, name), 'utf8').replace(/=\r?\n/g, '');
+          if (!recipient.test(eml)) continue;
           found = /verification code is (\d{6})/.exec(eml)?.[1];
           if (found) return true;
         }
@@ -57,18 +63,30 @@ export async function fillCredentials(page: Page, username: string, password: st
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
-/** Does this build have the back office with its Account tab? (It is built on another branch.) */
-export async function hasAccountTab(page: Page): Promise<boolean> {
-  const res = await page.goto('/admin');
-  if (!res || res.status() !== 200) return false;
-  return page
-    .getByRole('tab', { name: 'Account' })
-    .waitFor({ timeout: 10_000 })
-    .then(() => true, () => false);
+/** Opens the back office's Account tab (the page must be signed in). */
+export async function openAccountTab(page: Page): Promise<void> {
+  await page.goto('/admin#account');
+  await page.getByRole('tab', { name: 'Account' }).click();
+  await expect(page.getByTestId('two-factor-status')).toBeVisible();
 }
 
 export async function apiSignIn(request: APIRequestContext, username: string, password: string) {
   const res = await request.post('/api/login', { data: { username, password } });
   expect(res.status()).toBe(200);
   return res.json();
+}
+
+/**
+ * Test clean-up: if the shared admin account still has 2FA on, signs in through the API with a
+ * recovery code and turns it off with another, so one failed 2FA test cannot fail the specs after it.
+ */
+export async function disableTwoFactorIfOn(request: APIRequestContext, recovery: string[]): Promise<void> {
+  await request.post('/api/logout', { data: {} });
+  const signIn = await apiSignIn(request, ADMIN.username, ADMIN.password);
+  if (!signIn.requires2FA) return;
+  const [signInCode, disableCode] = recovery;
+  const verified = await request.post('/api/auth/2fa/verify', { data: { username: ADMIN.username, token: signInCode } });
+  expect(verified.status()).toBe(200);
+  const off = await request.post('/api/auth/2fa/disable', { data: { currentPassword: ADMIN.password, token: disableCode } });
+  expect(off.status()).toBe(200);
 }
