@@ -104,9 +104,10 @@ const loops = [0, 1, 2, 3].map(loop);
 process.stdin.on('data', async () => { stop = true; await Promise.all(loops); console.log(JSON.stringify({ ok, failed, errors: errors.slice(0, 5) })); process.exit(0); });
 `;
 
-async function startServer(env: NodeJS.ProcessEnv, logs: PublishedLog[]): Promise<ChildProcess> {
+async function startServer(env: NodeJS.ProcessEnv, logs: PublishedLog[], seen: { warm: boolean }): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const onLine = (line: string) => {
+    if (line.includes(' INFO build worker warm')) seen.warm = true;
     const m = / INFO published (\{.*\})$/.exec(line);
     if (m) logs.push(JSON.parse(m[1]!) as PublishedLog);
   };
@@ -161,7 +162,8 @@ export async function run(): Promise<PublishBenchResult> {
     LOG_LEVEL: 'info',
   };
   const logs: PublishedLog[] = [];
-  const server = await startServer(env, logs);
+  const seen = { warm: false };
+  const server = await startServer(env, logs, seen);
   const loader = spawn(process.execPath, ['-e', LOADER, base, String(RPS), ...LOADED_PAGES], { stdio: ['pipe', 'pipe', 'inherit'] });
   const sql = databaseUrl ? postgres(databaseUrl, { max: 1, onnotice: () => {} }) : undefined;
   try {
@@ -195,7 +197,8 @@ export async function run(): Promise<PublishBenchResult> {
     };
 
     await settle();
-    await sleep(10_000); // let the warm-up build finish, as on a server that has been up a while
+    // As on a server that has been up a while: its build worker has made its warm-up builds.
+    for (const t0 = Date.now(); !seen.warm && Date.now() - t0 < 120_000; ) await sleep(100);
     const runsMs: number[] = [];
     let writePath = '';
     for (let i = 1; i <= RUNS; i++) {

@@ -7,7 +7,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteContent } from '../../src/server/content/site-content';
-import { buildRelease, releaseClientDir } from '../../src/server/publish/releases';
+import { buildCacheDir, buildRelease, releaseClientDir } from '../../src/server/publish/releases';
+import { WarmBuilder } from '../../src/server/publish/warm-builder';
 import { expectedFiles } from '../../src/server/publish/routes';
 
 const RELEASES = `.releases-test-${process.pid}`;
@@ -171,4 +172,35 @@ describe('[SITE][BUILD] a release built from content with data', () => {
     // No about cards in the content: the three defaults.
     expect(text(html)).toMatch(/Certified Experts.*Industry Expertise.*Results-Driven/);
   });
+});
+
+describe('[PUBLISH][WORKER] the warm build worker', () => {
+  it('bundles once, then renders each build from its own content with the same assets; its bundles go with it', async () => {
+    const worker = new WarmBuilder();
+    const withAbout = (title: string) =>
+      ({ ...content, blocks: { ...content.blocks, about: { ...content.blocks.about!, title } } }) as SiteContent;
+    try {
+      const first = await buildRelease(withAbout('First About Title'), { builder: worker.build });
+      const started = Date.now();
+      const second = await buildRelease(withAbout('Second About Title'), { builder: worker.build });
+      const secondMs = Date.now() - started;
+      const about = (id: string) => fs.readFile(path.join(releaseClientDir(id), 'about.html'), 'utf8');
+      expect(text(await about(first.id))).toContain('First About Title');
+      expect(text(await about(second.id))).toContain('Second About Title');
+      expect(text(await about(second.id))).not.toContain('First About Title');
+      // The same bundles: the same hashed assets, the shells from dist/client, every expected file.
+      const assets = (id: string) => fs.readdir(path.join(releaseClientDir(id), '_astro'));
+      expect((await assets(second.id)).sort()).toEqual((await assets(first.id)).sort());
+      for (const f of expectedFiles(content)) expect((await fs.stat(path.join(releaseClientDir(second.id), f))).size).toBeGreaterThan(0);
+      expect(await fs.readFile(path.join(releaseClientDir(second.id), 'admin.html'), 'utf8')).toBe(await fs.readFile('dist/client/admin.html', 'utf8'));
+      expect(await fs.stat(buildCacheDir(worker.pid!)).then(() => true, () => false)).toBe(true);
+      // Rendering only: far below the first build's bundling (which takes 8 s and more here).
+      expect(second.astroMs!).toBeLessThan(first.astroMs! / 2);
+      expect(secondMs).toBeLessThan(first.durationMs);
+    } finally {
+      const pid = worker.pid;
+      await worker.stop();
+      if (pid) expect(await fs.stat(buildCacheDir(pid)).then(() => true, () => false)).toBe(false);
+    }
+  }, 240_000);
 });

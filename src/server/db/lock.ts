@@ -14,7 +14,8 @@ export class DataDirLockedError extends Error {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Is a process with this PID running (EPERM: running, under another user)? */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

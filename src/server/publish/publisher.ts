@@ -36,7 +36,7 @@ export interface PublisherOptions {
   expectedFiles?: (content: SiteContent) => string[];
   /** Serve the current release or build one before answering (default true). */
   ensureRelease?: boolean;
-  /** Run one throwaway build at start when none was needed, so the first publish is warm. */
+  /** Run throwaway builds at start, so that the first publish is already warm (default true). */
   warmUp?: boolean;
 }
 
@@ -113,7 +113,8 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     const finished = { mode: 'local' as const, reason: 'start', startedAt: started, finishedAt: now() };
     if (built) await recordCompleted(db, { ...finished, status: 'succeeded', releaseId: info.id });
     else if (error) await recordCompleted(db, { ...finished, status: 'failed', error: error.message });
-    else if (warm && opts.warmUp !== false) void warmUpBuild(db, builder);
+    // The worker's first build bundles, later ones only render (build-memo.ts): have one of each done.
+    if (warm && opts.warmUp !== false) void warmUpBuilds(db, builder, built ? WARM_UP_BUILDS - 1 : WARM_UP_BUILDS);
   }
 
   let stopped = false;
@@ -219,13 +220,20 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
   return publisher;
 }
 
-/** A build of the current content thrown away: it loads and warms the worker's compiler. */
-async function warmUpBuild(db: Db, builder: Builder): Promise<void> {
+/** Builds the worker makes at start (the start build included) before it is warm. */
+const WARM_UP_BUILDS = 2;
+
+/** Builds of the current content thrown away: they load and warm the worker's compiler and caches. */
+async function warmUpBuilds(db: Db, builder: Builder, count: number): Promise<void> {
   const dir = path.join(releasesDir(), `warmup-${process.pid}`);
   const snapshot = `${dir}.content.json`;
   try {
     await fs.writeFile(snapshot, JSON.stringify(await snapshotContent(db)));
-    await builder(dir, snapshot);
+    for (let i = 0; i < count; i++) {
+      await builder(dir, snapshot);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+    log.info('build worker warm');
   } catch (err) {
     log.debug('warm-up build failed', { err });
   } finally {

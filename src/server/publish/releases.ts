@@ -3,9 +3,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SiteContent } from '../content/site-content';
+import { isAlive } from '../db/lock';
 import { log } from '../log';
 import { projectRoot } from '../paths';
 import { precompress } from '../web/static-site';
+import { copyShell } from './content-build';
 import { expectedFiles as defaultExpectedFiles } from './routes';
 
 export interface ReleaseInfo {
@@ -34,6 +36,11 @@ export interface BuildOptions {
 /** Inside the project (STACK.md gotcha 7); each server with its own data uses its own (RELEASES_DIR). */
 export function releasesDir(): string {
   return path.resolve(projectRoot(), process.env.RELEASES_DIR || '.releases');
+}
+
+/** Where a build worker keeps its bundles between builds (build-memo.ts). */
+export function buildCacheDir(pid: number): string {
+  return path.join(releasesDir(), `build-cache-${pid}`);
 }
 
 export function releaseClientDir(id: string): string {
@@ -107,6 +114,7 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
     await (opts.builder ?? coldBuild)(dir, snapshotFile);
     const astroMs = Date.now() - started;
     const client = path.join(dir, 'client');
+    await copyShell(client);
     const missing: string[] = [];
     for (const file of (opts.expectedFiles ?? defaultExpectedFiles)(content)) {
       const ok = await fs.stat(path.join(client, file)).then((s) => s.isFile() && s.size > 0, () => false);
@@ -152,12 +160,17 @@ export async function pruneReleases(graceMs = 10 * 60 * 1000, keep = 2): Promise
   const current = await fs.readlink(path.join(releasesDir(), 'current')).catch(() => undefined);
   const entries = await fs.readdir(releasesDir(), { withFileTypes: true }).catch(() => []);
   const dirs = entries
-    .filter((e) => e.isDirectory() && e.name !== current && !e.name.startsWith('warmup-'))
+    .filter((e) => e.isDirectory() && e.name !== current && !e.name.startsWith('warmup-') && !e.name.startsWith('build-cache-'))
     .map((e) => e.name)
     .sort()
     .reverse();
   // Snapshots and warm-up builds left by a process that stopped mid-build go with the old releases.
   const leftovers = entries.filter((e) => e.name.endsWith('.content.json') || e.name.startsWith('warmup-')).map((e) => e.name);
+  // The bundles kept by a build worker that is gone (killed, or the server stopped uncleanly).
+  for (const e of entries) {
+    const pid = /^build-cache-(\d+)$/.exec(e.name)?.[1];
+    if (pid && !isAlive(Number(pid))) await fs.rm(path.join(releasesDir(), e.name), { recursive: true, force: true });
+  }
   for (const name of [...dirs.slice(keep), ...leftovers]) {
     const stat = await fs.stat(path.join(releasesDir(), name)).catch(() => undefined);
     if (stat && Date.now() - stat.mtimeMs > graceMs) {

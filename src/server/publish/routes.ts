@@ -14,8 +14,11 @@ export const PUBLIC_PAGES = [
   '/privacy',
 ] as const;
 
-/** Static files every release must contain besides the pages. */
-export const STATIC_FILES = ['/404.html', '/insights/404.html', '/sitemap.xml', '/robots.txt', '/rss.xml'];
+/** The prerendered pages that do not depend on content: a publish build takes them from dist/client (content-build.ts). */
+export const SHELL_PAGES = ['/admin.html', '/auth.html'];
+
+/** Static files every release must contain besides the pages (the shells: content-build.ts). */
+export const STATIC_FILES = ['/404.html', '/insights/404.html', '/sitemap.xml', '/robots.txt', '/rss.xml', ...SHELL_PAGES];
 
 /** URL path → the file `astro build` writes for it (build.format 'file'). */
 export function pageFile(urlPath: string): string {

@@ -1,9 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { log } from '../log';
 import { projectRoot } from '../paths';
 import type { WorkerReply } from './build-worker';
-import { coldBuild, type Builder } from './releases';
+import { coldBuild, releasesDir, type Builder } from './releases';
 
 export interface WarmBuilderOptions {
   /** Recycle the worker after this many builds (Node keeps every imported page chunk). */
@@ -27,6 +28,8 @@ export class WarmBuilder {
   private ready: Promise<ChildProcess> | undefined;
   private builds = 0;
   private seq = 0;
+  /** The content of the last build, for the warm-up of a recycled worker. */
+  private lastSnapshot: string | undefined;
   private stopped = false;
   private readonly opts: Required<WarmBuilderOptions>;
 
@@ -72,6 +75,7 @@ export class WarmBuilder {
 
   /** The `Builder` to hand to `buildRelease`. */
   readonly build: Builder = async (outDir, snapshotFile) => {
+    this.lastSnapshot = snapshotFile;
     try {
       await this.buildWarm(outDir, snapshotFile);
     } catch (err) {
@@ -119,7 +123,17 @@ export class WarmBuilder {
     this.child = undefined;
     this.ready = undefined;
     old?.disconnect();
-    if (!this.stopped) this.start().catch((err: Error) => log.warn('restarting the build worker failed', { err }));
+    if (this.stopped) return;
+    // Its first build bundles everything again (build-memo.ts): make it now, not on the next publish.
+    const snapshot = this.lastSnapshot && `${this.lastSnapshot}.warmup`;
+    const copied = snapshot ? fs.copyFile(this.lastSnapshot!, snapshot).then(() => true, () => false) : Promise.resolve(false);
+    this.start()
+      .then(async () => {
+        if (!(await copied)) return;
+        const dir = path.join(releasesDir(), `warmup-${process.pid}-${this.seq}`);
+        await this.buildWarm(dir, snapshot!).finally(() => Promise.all([fs.rm(dir, { recursive: true, force: true }), fs.rm(snapshot!, { force: true })]));
+      })
+      .catch((err: Error) => log.warn('restarting the build worker failed', { err }));
   }
 
   async stop(): Promise<void> {
