@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
+import { startCommand } from './start-command';
 
 const RUNS = 5;
 const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-admin-password' };
@@ -105,7 +106,8 @@ process.stdin.on('data', async () => { stop = true; await Promise.all(loops); co
 `;
 
 async function startServer(env: NodeJS.ProcessEnv, logs: PublishedLog[], seen: { warm: boolean }): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [node, args] = startCommand();
+  const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const onLine = (line: string) => {
     if (line.includes(' INFO build worker warm')) seen.warm = true;
     const m = / INFO published (\{.*\})$/.exec(line);

@@ -17,6 +17,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { PUBLIC_PAGES } from '../../src/server/publish/routes';
+import { startCommand } from './start-command';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const PORT = Number(process.env.BENCH_PORT ?? 4490);
@@ -27,7 +28,8 @@ const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disa
 const ISLAND_JS_BUDGET = 75 * 1024;
 const HOME_BROTLI_BUDGET = 14 * 1024;
 const WRK_PAGE = '/about';
-const WRK_DURATION = process.env.BENCH_WRK_DURATION ?? '10s';
+const WRK_DURATION = process.env.BENCH_WRK_DURATION ?? '5s';
+const WRK_ROUNDS = Number(process.env.BENCH_WRK_ROUNDS ?? 5);
 
 const multiCore = os.cpus().length > 1;
 /** Server on core 0, load generator on core 1 (STACK.md gotcha 15), when there are two. */
@@ -78,7 +80,7 @@ async function startServer(): Promise<{ child: ChildProcess; releases: string }>
     NODE_ENV: 'production',
   };
   delete env.DATABASE_URL; // always its own embedded database, never a shared one
-  const [cmd, args] = pin(0, process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'start.ts')]);
+  const [cmd, args] = pin(0, ...startCommand(ROOT));
   const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitFor(`${BASE}/api/content/header/active`);
   return { child, releases };
@@ -233,13 +235,22 @@ export async function run() {
       const nginx = startNginx(root);
       try {
         await waitFor(`http://127.0.0.1:${NGINX_PORT}${WRK_PAGE}`, 10_000);
-        const ours = wrk(`${BASE}${WRK_PAGE}`);
-        const theirs = wrk(`http://127.0.0.1:${NGINX_PORT}${WRK_PAGE}`);
+        // Single runs here swing by ±20 %: alternate the two servers and compare the medians.
+        const oursRuns: number[] = [];
+        const theirRuns: number[] = [];
+        for (let round = 0; round < WRK_ROUNDS; round++) {
+          oursRuns.push(wrk(`${BASE}${WRK_PAGE}`) ?? NaN);
+          theirRuns.push(wrk(`http://127.0.0.1:${NGINX_PORT}${WRK_PAGE}`) ?? NaN);
+        }
+        const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+        const ours = Number.isNaN(mid(oursRuns)) ? null : mid(oursRuns);
+        const theirs = Number.isNaN(mid(theirRuns)) ? null : mid(theirRuns);
+        console.log(`\nwrk rounds, ours: ${oursRuns.map(Math.round).join(', ')}; nginx: ${theirRuns.map(Math.round).join(', ')}`);
         throughput = { page: WRK_PAGE, ours, nginx: theirs, ratio: ours && theirs ? Number((ours / theirs).toFixed(2)) : null };
       } finally {
         nginx.stop();
       }
-      console.log(`\nRequests/s for ${WRK_PAGE} (gzip, 50 connections, ${WRK_DURATION}, ${multiCore ? 'server on core 0, wrk on core 1' : 'one core'})`);
+      console.log(`\nRequests/s for ${WRK_PAGE}, median of ${WRK_ROUNDS} alternating rounds (gzip, 50 connections, ${WRK_DURATION} each, ${multiCore ? 'server on core 0, wrk on core 1' : 'one core'})`);
       console.table([{ 'our server': throughput.ours, nginx: throughput.nginx, 'ours / nginx': throughput.ratio }]);
     } else {
       console.log('\nwrk or nginx is missing (run as root to install them): throughput skipped');
