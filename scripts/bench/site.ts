@@ -155,13 +155,19 @@ async function lighthousePages(): Promise<PageResult[]> {
   const results: PageResult[] = [];
   try {
     for (const page of PUBLIC_PAGES) {
-      const runner = await lighthouse(`${BASE}${page}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-      });
-      const lhr = runner!.lhr;
+      const audit = async () =>
+        (await lighthouse(`${BASE}${page}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+        }))!.lhr;
+      let lhr = await audit();
+      // Headless Chromium here fails a run now and then (no paint recorded): one more try, reported.
+      if (lhr.runtimeError) {
+        console.warn(`\nLighthouse ${page}: ${lhr.runtimeError.code}; running it again`);
+        lhr = await audit();
+      }
       const requests = ((lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] })?.items ?? []).filter(
         (r) => r.resourceType === 'Script',
       );
