@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
-import { startCommand } from './start-command';
+import { median, startCommand } from './shared';
 
 const RUNS = 5;
 const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-admin-password' };
@@ -42,7 +42,6 @@ export interface PublishBenchResult {
   peakMemoryMb: { server: number; buildWorker: number | null };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function freePort(): Promise<number> {

@@ -17,7 +17,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { PUBLIC_PAGES } from '../../src/server/publish/routes';
-import { startCommand } from './start-command';
+import { median, startCommand } from './shared';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const PORT = Number(process.env.BENCH_PORT ?? 4490);
@@ -252,9 +252,9 @@ export async function run() {
           oursRuns.push(wrk(`${BASE}${WRK_PAGE}`) ?? NaN);
           theirRuns.push(wrk(`http://127.0.0.1:${NGINX_PORT}${WRK_PAGE}`) ?? NaN);
         }
-        const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-        const ours = Number.isNaN(mid(oursRuns)) ? null : mid(oursRuns);
-        const theirs = Number.isNaN(mid(theirRuns)) ? null : mid(theirRuns);
+        const middle = (xs: number[]) => (xs.some(Number.isNaN) ? null : median(xs));
+        const ours = middle(oursRuns);
+        const theirs = middle(theirRuns);
         console.log(`\nwrk rounds, ours: ${oursRuns.map(Math.round).join(', ')}; nginx: ${theirRuns.map(Math.round).join(', ')}`);
         throughput = { page: WRK_PAGE, ours, nginx: theirs, ratio: ours && theirs ? Number((ours / theirs).toFixed(2)) : null };
       } finally {

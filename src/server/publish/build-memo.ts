@@ -42,7 +42,6 @@ export function installBuildMemo(cacheDir: string): boolean {
   g[HOOK] = async (opts: ViteBuildOptions, viteBuild: ViteBuild): Promise<ViteBuildResult> => {
     const outDir = fileURLToPath(opts.settings.config.outDir);
     if (!memo || !(await fs.stat(cacheDir).then(() => true, () => false))) {
-      memo = undefined;
       const result = await viteBuild(opts);
       // As Vite wrote them, before the pages are generated into them and prerender-only chunks emptied.
       await fs.rm(cacheDir, { recursive: true, force: true });

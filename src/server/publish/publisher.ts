@@ -1,13 +1,11 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { snapshotContent, type SiteContent } from '../content/site-content';
-import { getDb, getDbHandle, type Db } from '../db/client';
+import { getDb, getDbHandle } from '../db/client';
 import type { PublishJob } from '../db/schema';
 import { env } from '../env';
 import { log } from '../log';
 import { ensureRelease, goLive, liveRelease, publishContent } from '../web/live-site';
 import { claim, enqueue, fail, latestLocalRelease, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
-import { coldBuild, readRelease, releasesDir, type Builder } from './releases';
+import { coldBuild, readRelease, type Builder } from './releases';
 import { WarmBuilder } from './warm-builder';
 import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook';
 
@@ -114,7 +112,10 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     if (built) await recordCompleted(db, { ...finished, status: 'succeeded', releaseId: info.id });
     else if (error) await recordCompleted(db, { ...finished, status: 'failed', error: error.message });
     // The worker's first build bundles, later ones only render (build-memo.ts): have one of each done.
-    if (warm && opts.warmUp !== false) void warmUpBuilds(db, builder, built ? WARM_UP_BUILDS - 1 : WARM_UP_BUILDS);
+    if (warm && opts.warmUp !== false) {
+      const builds = built ? WARM_UP_BUILDS - 1 : WARM_UP_BUILDS;
+      void snapshotContent(db).then((content) => warm.warmUp(JSON.stringify(content), builds), () => {});
+    }
   }
 
   let stopped = false;
@@ -222,22 +223,3 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
 
 /** Builds the worker makes at start (the start build included) before it is warm. */
 const WARM_UP_BUILDS = 2;
-
-/** Builds of the current content thrown away: they load and warm the worker's compiler and caches. */
-async function warmUpBuilds(db: Db, builder: Builder, count: number): Promise<void> {
-  const dir = path.join(releasesDir(), `warmup-${process.pid}`);
-  const snapshot = `${dir}.content.json`;
-  try {
-    await fs.writeFile(snapshot, JSON.stringify(await snapshotContent(db)));
-    for (let i = 0; i < count; i++) {
-      await builder(dir, snapshot);
-      await fs.rm(dir, { recursive: true, force: true });
-    }
-    log.info('build worker warm');
-  } catch (err) {
-    log.debug('warm-up build failed', { err });
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-    await fs.rm(snapshot, { force: true });
-  }
-}

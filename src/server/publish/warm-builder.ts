@@ -15,6 +15,12 @@ export interface WarmBuilderOptions {
   timeoutMs?: number;
 }
 
+type BuildReply = Exclude<WorkerReply, { type: 'ready' }>;
+
+function throwIfFailed(reply: BuildReply): void {
+  if (reply.type === 'failed') throw new Error(`astro build failed: ${reply.message}`);
+}
+
 /** A build the worker could not finish because it died: the cold build takes over. */
 class WorkerGone extends Error {}
 
@@ -77,7 +83,10 @@ export class WarmBuilder {
   readonly build: Builder = async (outDir, snapshotFile) => {
     this.lastSnapshot = snapshotFile;
     try {
-      await this.buildWarm(outDir, snapshotFile);
+      const reply = await this.buildWarm(outDir, snapshotFile);
+      // Real builds only: a warm-up after a recycle must not count towards the next one.
+      if (++this.builds >= this.opts.maxBuilds || reply.rss > this.opts.maxRssBytes) this.recycle();
+      throwIfFailed(reply);
     } catch (err) {
       if (!(err instanceof WorkerGone) || this.stopped) throw err;
       log.warn('warm build worker unavailable; building cold', { reason: err.message });
@@ -85,10 +94,11 @@ export class WarmBuilder {
     }
   };
 
-  private async buildWarm(outDir: string, snapshot: string): Promise<void> {
+  /** One build in the worker; answers its reply (a failed build is a reply, not a rejection). */
+  private async buildWarm(outDir: string, snapshot: string): Promise<BuildReply> {
     const child = await this.start();
     const id = String(++this.seq);
-    const reply = await new Promise<Exclude<WorkerReply, { type: 'ready' }>>((resolve, reject) => {
+    const reply = await new Promise<BuildReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         done();
         child.kill('SIGKILL');
@@ -112,9 +122,7 @@ export class WarmBuilder {
       child.once('exit', onExit);
       child.send({ type: 'build', id, outDir, snapshot });
     });
-    this.builds++;
-    if (this.builds >= this.opts.maxBuilds || reply.rss > this.opts.maxRssBytes) this.recycle();
-    if (reply.type === 'failed') throw new Error(`astro build failed: ${reply.message}`);
+    return reply;
   }
 
   /** Replaces the worker with a fresh one, started in the background. */
@@ -125,15 +133,29 @@ export class WarmBuilder {
     old?.disconnect();
     if (this.stopped) return;
     // Its first build bundles everything again (build-memo.ts): make it now, not on the next publish.
-    const snapshot = this.lastSnapshot && `${this.lastSnapshot}.warmup`;
-    const copied = snapshot ? fs.copyFile(this.lastSnapshot!, snapshot).then(() => true, () => false) : Promise.resolve(false);
-    this.start()
-      .then(async () => {
-        if (!(await copied)) return;
-        const dir = path.join(releasesDir(), `warmup-${process.pid}-${this.seq}`);
-        await this.buildWarm(dir, snapshot!).finally(() => Promise.all([fs.rm(dir, { recursive: true, force: true }), fs.rm(snapshot!, { force: true })]));
-      })
-      .catch((err: Error) => log.warn('restarting the build worker failed', { err }));
+    if (!this.lastSnapshot) return;
+    void fs.readFile(this.lastSnapshot, 'utf8').then((content) => this.warmUp(content, 1), () => {});
+  }
+
+  /**
+   * Builds of `content` thrown away, so that the next real build is fast: the worker's first
+   * build bundles, later ones only render (build-memo.ts). Never rejects; logs when done.
+   */
+  async warmUp(content: string, builds: number): Promise<void> {
+    const dir = path.join(releasesDir(), `warmup-${process.pid}-${++this.seq}`);
+    const snapshot = `${dir}.content.json`;
+    try {
+      await fs.writeFile(snapshot, content);
+      for (let i = 0; i < builds; i++) {
+        throwIfFailed(await this.buildWarm(dir, snapshot));
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+      log.info('build worker warm');
+    } catch (err) {
+      log.debug('warm-up build failed', { err });
+    } finally {
+      await Promise.all([fs.rm(dir, { recursive: true, force: true }), fs.rm(snapshot, { force: true })]);
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Helpers the benchmark modules share (bench.ts skips this module: it has no `run`). */
+
+/** The middle value (the lower one of the two middle values for an even count). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
 /**
  * The node arguments of `npm start` (package.json), so that a benchmark measures the server as it
  * really runs, V8 flags included: `node <args…>` becomes `[process.execPath, [args…]]`.
