@@ -32,9 +32,8 @@ async function main(): Promise<void> {
     astro: handler,
     site: liveSite,
     trustProxy: e.TRUST_PROXY,
-    isHttps: (req) =>
-      e.TRUST_PROXY ? req.headers['x-forwarded-proto'] === 'https' : Boolean((req.socket as { encrypted?: boolean }).encrypted),
   });
+  // Longer than the idle timeouts of common proxies and load balancers (60 s), so they close first.
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

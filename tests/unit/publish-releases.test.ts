@@ -70,7 +70,6 @@ describe('[PUBLISH] serving a release from memory', () => {
     const server = createAppServer({
       site: () => map,
       astro: async (_req, _res, next) => next?.(),
-      isHttps: () => false,
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,6 +1,7 @@
 import http from 'node:http';
+import { installFastLane, type LaneResponse } from './fast-lane';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
-import { lookup, type Encoding, type StaticFile, type StaticMap } from './static-site';
+import { lookup, notModifiedHeaders, type Encoding, type StaticFile, type StaticMap } from './static-site';
 
 export type AstroHandler = (
   req: http.IncomingMessage,
@@ -13,37 +14,57 @@ export interface AppServerOptions {
   astro: AstroHandler;
   /** The live release's files; read per request so a swap takes effect atomically. */
   site: () => StaticMap;
-  /** Whether requests arrive over https (behind a TLS proxy). */
-  isHttps: (req: http.IncomingMessage) => boolean;
-  /** TRUST_PROXY: only then may X-Forwarded-* headers reach Astro (its clientAddress reads them). */
+  /**
+   * TRUST_PROXY: only then may X-Forwarded-* headers reach Astro (its clientAddress reads them),
+   * and `X-Forwarded-Proto: https` marks a request as https (HSTS). The server itself speaks
+   * plain HTTP: TLS ends at the proxy.
+   */
   trustProxy?: boolean;
+  /** Answer simple static requests before node:http (fast-lane.ts). On unless false (tests compare both). */
+  fastLane?: boolean;
 }
 
-function pickEncoding(req: http.IncomingMessage, file: StaticFile): Encoding {
-  const accept = req.headers['accept-encoding'];
+function pickEncoding(accept: string | undefined, file: StaticFile): Encoding {
   if (!accept) return 'identity';
   if (file.br && /\bbr\b/.test(accept)) return 'br';
   if (file.gz && /\bgzip\b/.test(accept)) return 'gzip';
   return 'identity';
 }
 
-/** The hot path: one `writeHead` with headers computed when the release was loaded. */
+function bodyFor(file: StaticFile, encoding: Encoding): Buffer {
+  return encoding === 'br' ? file.br! : encoding === 'gzip' ? file.gz! : file.body;
+}
+
+/** The release's file for a GET or HEAD of this target, if it is one. */
+function staticFileFor(map: StaticMap, target: string): StaticFile | undefined {
+  const q = target.indexOf('?');
+  const pathname = q === -1 ? target : target.slice(0, q);
+  // Exact keys are real files of the release (never under /api), so they need no checks.
+  return map.get(pathname) ?? (isApiPath(pathname) ? undefined : lookup(map, pathname));
+}
+
+/** A header's value as a string: node:http joins repeats of these headers, only set-cookie is a list. */
+function single(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** node:http's path for a static file: one `writeHead` with headers computed at load. */
 function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, secure: boolean): void {
-  if (req.headers['if-none-match'] === file.etag) {
-    res.writeHead(304, { etag: file.etag, 'cache-control': file.cacheControl, vary: 'Accept-Encoding' });
+  if (single(req.headers['if-none-match']) === file.etag) {
+    res.writeHead(304, notModifiedHeaders(file));
     res.end();
     return;
   }
-  const encoding = pickEncoding(req, file);
+  const encoding = pickEncoding(single(req.headers['accept-encoding']), file);
   res.writeHead(200, file.raw[encoding]![secure ? 1 : 0]);
   if (req.method === 'HEAD') res.end();
-  else res.end(encoding === 'br' ? file.br : encoding === 'gzip' ? file.gz : file.body);
+  else res.end(bodyFor(file, encoding));
 }
 
 /** A not-found page: the 404 status, never cached. */
 function sendNotFoundPage(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile): void {
-  const encoding = pickEncoding(req, file);
-  const body = encoding === 'br' ? file.br! : encoding === 'gzip' ? file.gz! : file.body;
+  const encoding = pickEncoding(single(req.headers['accept-encoding']), file);
+  const body = bodyFor(file, encoding);
   res.setHeader('content-type', file.type);
   res.setHeader('cache-control', 'no-store');
   res.setHeader('vary', 'Accept-Encoding');
@@ -72,16 +93,17 @@ function isApiPath(pathname: string): boolean {
  * assets), everything else through Astro, unknown pages the 404 page with status 404.
  */
 export function createAppServer(opts: AppServerOptions): http.Server {
-  return http.createServer((req, res) => {
+  const isSecure = (forwardedProto: string | string[] | undefined) =>
+    Boolean(opts.trustProxy) && single(forwardedProto) === 'https';
+
+  const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
-    const secure = opts.isHttps(req);
+    const secure = isSecure(req.headers['x-forwarded-proto']);
 
     if (req.method === 'GET' || req.method === 'HEAD') {
-      // Exact keys are real files of the release (never under /api), so they need no checks.
-      const map = opts.site();
-      const file = map.get(pathname) ?? (isApiPath(pathname) ? undefined : lookup(map, pathname));
+      const file = staticFileFor(opts.site(), url);
       if (file) return sendStatic(req, res, file, secure);
     }
 
@@ -110,4 +132,16 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       else res.end();
     });
   });
+
+  if (opts.fastLane !== false) {
+    // The same decisions as sendStatic, with the headers as bytes.
+    installFastLane(server, (req): LaneResponse | undefined => {
+      const file = staticFileFor(opts.site(), req.target);
+      if (!file) return undefined;
+      if (req.headers['if-none-match'] === file.etag) return { head: file.head304 };
+      const encoding = pickEncoding(req.headers['accept-encoding'], file);
+      return { head: file.head[encoding]![isSecure(req.headers['x-forwarded-proto']) ? 1 : 0], body: bodyFor(file, encoding) };
+    });
+  }
+  return server;
 }

@@ -31,7 +31,7 @@ export async function startTestServer(opts: { seed?: boolean; site?: () => Stati
   setDbHandle(handle);
   if (opts.seed !== false) await seed(handle.db);
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
-  const server = createAppServer({ astro: handler, site: opts.site ?? (() => new Map()), isHttps: () => false });
+  const server = createAppServer({ astro: handler, site: opts.site ?? (() => new Map()) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
