@@ -258,6 +258,16 @@ describe('[SERVER][LANE] serving through the fast lane and node:http', () => {
     expect(closing!.headers.connection).toBe('close');
     await ended;
     socket.destroy();
+    // A client that resets the connection after such a response must not take the server down.
+    for (let i = 0; i < 20; i++) {
+      const rude = await connect(lane);
+      const got = readResponses(rude, ['GET']);
+      rude.write('GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+      await got;
+      rude.resetAndDestroy();
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await exchange(lane, 'GET / HTTP/1.1\r\nHost: a\r\n\r\n', ['GET']))[0]!.status).toBe(200);
 
     const server = createAppServer({ site: () => map, astro });
     server.keepAliveTimeout = 300;

@@ -158,7 +158,8 @@ export function installFastLane(server: http.Server, answer: (req: LaneRequest) 
         if (res.body && req.method === 'GET') socket.write(res.body);
         socket.uncork();
         if (req.close) {
-          leave();
+          // Nothing more is read; the error and idle handlers stay until the client has gone.
+          socket.removeListener('data', onData);
           socket.end();
           return;
         }
