@@ -284,7 +284,15 @@ describe('[SERVER][LANE] serving through the fast lane and node:http', () => {
     await idleClosed;
     expect(Date.now() - started).toBeLessThan(2_000);
 
+    server.headersTimeout = 300;
+    const silent = await connect(port);
+    const silentClosed = new Promise((r) => silent.once('close', r));
+    const connected = Date.now();
+    await silentClosed;
+    expect(Date.now() - connected).toBeLessThan(2_000);
+
     server.keepAliveTimeout = 60_000;
+    server.headersTimeout = 60_000;
     const open = await connect(port);
     const p = readResponses(open, ['GET']);
     open.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n');

@@ -119,7 +119,9 @@ export function installFastLane(server: http.Server, answer: (req: LaneRequest) 
 
   server.on('connection', (socket: net.Socket) => {
     inLane.add(socket);
-    socket.setTimeout(server.keepAliveTimeout);
+    // As node:http: headersTimeout until a request has come, then keepAliveTimeout between requests.
+    let idleMs = server.headersTimeout;
+    socket.setTimeout(idleMs);
 
     const onTimeout = () => socket.destroy();
     const onError = () => socket.destroy();
@@ -164,6 +166,8 @@ export function installFastLane(server: http.Server, answer: (req: LaneRequest) 
           return;
         }
         at = req.end;
+        const keepAliveMs = server.keepAliveTimeout || server.headersTimeout;
+        if (keepAliveMs !== idleMs) socket.setTimeout((idleMs = keepAliveMs));
         if (socket.writableNeedDrain && at < chunk.length) return handOff(chunk.subarray(at));
       }
     }
