@@ -34,7 +34,8 @@ export function errorResponse(err: unknown, path: string): Response {
   if (err instanceof z.ZodError) return json({ message: zodMessage(err), issues: err.issues }, { status: 400 });
   const pgCode = (err as { code?: string; cause?: { code?: string } })?.cause?.code ?? (err as { code?: string })?.code;
   if (pgCode === '23505') return json({ message: 'A record with the same unique value already exists' }, { status: 409 });
-  if (pgCode === '23514' || pgCode === '22P02' || pgCode === '23502')
+  // Check violation, bad text representation, not null, NUL or untranslatable character.
+  if (['23514', '22P02', '23502', '22021', '22P05'].includes(pgCode ?? ''))
     return json({ message: 'Invalid request' }, { status: 400 });
   log.error('unhandled error', { path, err });
   return json({ message: 'Internal server error' }, { status: 500 });
@@ -63,11 +64,24 @@ export async function readJson(request: Request): Promise<unknown> {
   if (length > MAX_JSON_BYTES) throw new HttpError(413, 'Request body is too large');
   const text = await request.text();
   if (text.length > MAX_JSON_BYTES) throw new HttpError(413, 'Request body is too large');
+  let body: unknown;
   try {
-    return text ? JSON.parse(text) : {};
+    body = text ? JSON.parse(text) : {};
   } catch {
     throw new HttpError(400, 'Malformed JSON body');
   }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'Request body must be a JSON object');
+  }
+  // Postgres text cannot hold NUL: refuse it here rather than fail in the database.
+  if (hasNul(body)) throw new HttpError(400, 'Text must not contain NUL characters');
+  return body;
+}
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
 }
 
 /** Parses a positive integer id from a route parameter; anything else is a 400. */

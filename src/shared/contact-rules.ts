@@ -17,22 +17,39 @@ interface Rule {
   /** Shown when a required value is missing or shorter than `min` (or, for email, malformed). */
   invalid?: string;
   tooLong: string;
+  /** Shown for a value that is not text (only an API client can send one). */
+  notText: string;
   pattern?: RegExp;
 }
 
 /** Maximum lengths are server hardening (not in the spec). */
 export const CONTACT_RULES: Record<ContactField, Rule> = {
-  name: { required: true, min: 2, max: 200, invalid: 'Name must be at least 2 characters', tooLong: 'Name must be at most 200 characters' },
+  name: {
+    required: true,
+    min: 2,
+    max: 200,
+    invalid: 'Name must be at least 2 characters',
+    tooLong: 'Name must be at most 200 characters',
+    notText: 'Name must be text',
+  },
   email: {
     required: true,
     max: 254,
     pattern: EMAIL_PATTERN,
     invalid: 'Please enter a valid email address',
     tooLong: 'Email must be at most 254 characters',
+    notText: 'Please enter a valid email address',
   },
-  company: { required: false, max: 200, tooLong: 'Company must be at most 200 characters' },
-  phone: { required: false, max: 50, tooLong: 'Phone number must be at most 50 characters' },
-  message: { required: true, min: 10, max: 5000, invalid: 'Message must be at least 10 characters', tooLong: 'Message must be at most 5000 characters' },
+  company: { required: false, max: 200, tooLong: 'Company must be at most 200 characters', notText: 'Company must be text' },
+  phone: { required: false, max: 50, tooLong: 'Phone number must be at most 50 characters', notText: 'Phone number must be text' },
+  message: {
+    required: true,
+    min: 10,
+    max: 5000,
+    invalid: 'Message must be at least 10 characters',
+    tooLong: 'Message must be at most 5000 characters',
+    notText: 'Message must be text',
+  },
 };
 export const CONTACT_FIELDS = Object.keys(CONTACT_RULES) as ContactField[];
 
@@ -43,7 +60,7 @@ export const CONTACT_MIN_FILL_MS = 2500;
 export function contactFieldError(field: ContactField, raw: unknown): string | undefined {
   const rule = CONTACT_RULES[field];
   if (raw === undefined || raw === null) return rule.required ? rule.invalid : undefined;
-  if (typeof raw !== 'string') return rule.invalid ?? rule.tooLong;
+  if (typeof raw !== 'string') return rule.notText;
   const value = raw.trim();
   if (value.length > rule.max) return rule.tooLong;
   if (!rule.required && value === '') return undefined;

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { expect, test } from './fixtures';
 import { NOT_FOUND_PAGES, PUBLIC_PAGES } from './site-helpers';
 
@@ -40,6 +41,28 @@ test.describe('[SITE][PAGES]', () => {
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(p.h1);
     });
   }
+
+  test('odd requests a browser never sends get a 4xx, never a 5xx', async ({ baseURL }) => {
+    // Raw requests: fetch and Playwright would resolve the dot segments themselves.
+    const raw = (method: string, path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(baseURL!);
+        const body = method === 'GET' ? '' : '{}';
+        const headers = { 'content-type': 'application/json', 'content-length': String(body.length) };
+        const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    for (const path of ['/', '/contact', '/insights', '/auth', '/admin']) {
+      for (const method of ['POST', 'PUT', 'DELETE']) expect({ method, path, status: await raw(method, path) }).toEqual({ method, path, status: 405 });
+    }
+    for (const path of ['/..', '/.', '/about/..', '/insights/..', '/services/../contact', '/insights/%2e%2e', '/404', '/insights/404', '/404.html']) {
+      expect({ path, status: await raw('GET', path) }).toEqual({ path, status: 404 });
+    }
+  });
 
   test('Insight Not Found offers the way back', async ({ page }) => {
     await page.goto('/insights/missing-one');

@@ -117,6 +117,7 @@ describe('[API][ADMIN][INSIGHTS] validation: each invalid field answers the spec
     [{ title: '' }, 'Title is required'],
     [{ slug: 'Has Spaces' }, 'Slug must contain only lowercase letters, numbers, and hyphens'],
     [{ slug: '' }, 'Slug is required'],
+    [{ slug: '404' }, 'The slug 404 is reserved: please choose another'],
     [{ excerpt: 'short' }, 'Summary must be at least 10 characters'],
     [{ excerpt: 'x'.repeat(201) }, 'Summary must be at most 200 characters'],
     [{ content: 'too short' }, 'Content must be at least 50 characters'],

@@ -55,7 +55,13 @@ describe('[API][CONTACT] validation: nothing is stored on rejection', () => {
     ['email invalid', { email: 'jane@' }, 'Please enter a valid email address'],
     ['email missing', { email: undefined }, 'Please enter a valid email address'],
     ['message too short', { message: 'too short' }, 'Message must be at least 10 characters'],
-    ['message not a string', { message: 42 }, 'Message must be at least 10 characters'],
+    ['message not a string', { message: 42 }, 'Message must be text'],
+    ['name not a string', { name: ['Jane'] }, 'Name must be text'],
+    ['company not a string', { company: 5 }, 'Company must be text'],
+    ['phone not a string', { phone: {} }, 'Phone number must be text'],
+    ['a NUL character', { name: 'Ja\u0000ne' }, 'Text must not contain NUL characters'],
+    ['honeypot oversize', { website: 'w'.repeat(2001) }, 'Website must be at most 2000 characters'],
+    ['fill time not a number', { elapsedMs: 'slow' }, 'elapsedMs must be a number'],
     ['name oversize', { name: 'x'.repeat(201) }, 'Name must be at most 200 characters'],
     ['email oversize', { email: `${'a'.repeat(250)}@b.co` }, 'Email must be at most 254 characters'],
     ['company oversize', { company: 'c'.repeat(201) }, 'Company must be at most 200 characters'],
@@ -63,7 +69,7 @@ describe('[API][CONTACT] validation: nothing is stored on rejection', () => {
     ['message oversize', { message: 'm'.repeat(5001) }, 'Message must be at most 5000 characters'],
   ])('%s → 400 with the form message', async (_label, patch, message) => {
     const before = await count();
-    const res = await post({ ...valid, ...patch, ...human });
+    const res = await post({ ...valid, ...human, ...patch });
     expect(res.status).toBe(400);
     expect((await res.json()).message).toBe(message);
     expect(await count()).toBe(before);
@@ -80,6 +86,22 @@ describe('[API][CONTACT] validation: nothing is stored on rejection', () => {
     const broken = await s.request('/api/contact', { method: 'POST', headers: { 'content-type': 'application/json', origin: s.url }, body: '{"name":' });
     expect(broken.status).toBe(400);
     expect(await count()).toBe(before);
+  });
+
+  it.each([null, [], 'x', 5])('refuses a JSON body that is not an object (%j) with 400', async (body) => {
+    const before = await count();
+    const res = await s.request('/api/contact', { method: 'POST', headers: { 'content-type': 'application/json', origin: s.url }, body: JSON.stringify(body) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe('Request body must be a JSON object');
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses a NUL character anywhere in a JSON body, as sign-in does (never a 500)', async () => {
+    const login = await s.request('/api/login', { method: 'POST', json: { username: 'adm\u0000in', password: 'whatever-password' } });
+    expect(login.status).toBe(400);
+    expect((await login.json()).message).toBe('Text must not contain NUL characters');
+    const nested = await post({ ...valid, ...human, extra: { deep: ['a\u0000'] } });
+    expect(nested.status).toBe(400);
   });
 
   it('refuses a body over 1 MB with 413', async () => {

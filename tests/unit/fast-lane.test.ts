@@ -249,6 +249,20 @@ describe('[SERVER][LANE] serving through the fast lane and node:http', () => {
     expect(huge!.status).toBe(431);
   });
 
+  it('answers 405 to other methods on a page, 404 to dot segments and to the not-found page itself', async () => {
+    for (const port of [lane, plain]) {
+      const [post] = await exchange(port, 'POST /about HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}', ['POST']);
+      expect(post!.status).toBe(405);
+      expect(post!.headers.allow).toBe('GET, HEAD');
+      expect(JSON.parse(post!.body.toString())).toEqual({ message: 'Method not allowed' });
+      for (const target of ['/404', '/404.html', '/about/..', '/..', '/%2e%2e/about', '/./about']) {
+        const [res] = await exchange(port, `GET ${target} HTTP/1.1\r\nHost: a\r\n\r\n`, ['GET']);
+        expect({ target, status: res!.status }).toEqual({ target, status: 404 });
+        expect(res!.body.toString()).toBe(page('missing'));
+      }
+    }
+  });
+
   it('closes after a response when the client asks, and closes idle connections on timeout and on server close', async () => {
     const socket = await connect(lane);
     const ended = new Promise((r) => socket.once('end', r));

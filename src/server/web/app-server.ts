@@ -35,12 +35,21 @@ function bodyFor(file: StaticFile, encoding: Encoding): Buffer {
   return encoding === 'br' ? file.br! : encoding === 'gzip' ? file.gz! : file.body;
 }
 
+/** `/404`, `/insights/404.html`…: not-found pages are served only as answers, with status 404. */
+const NOT_FOUND_PAGE = /\/404(?:\.html)?\/*$/;
+
 /** The release's file for a GET or HEAD of this target, if it is one. */
 function staticFileFor(map: StaticMap, target: string): StaticFile | undefined {
   const q = target.indexOf('?');
   const pathname = q === -1 ? target : target.slice(0, q);
+  if (pathname.includes('404') && NOT_FOUND_PAGE.test(pathname)) return undefined;
   // Exact keys are real files of the release (never under /api), so they need no checks.
   return map.get(pathname) ?? (isApiPath(pathname) ? undefined : lookup(map, pathname));
+}
+
+/** A `.` or `..` segment, plain or percent-encoded: browsers resolve them, only raw clients send them. */
+function hasDotSegment(pathname: string): boolean {
+  return /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i.test(pathname);
 }
 
 /** A header's value as a string: node:http joins repeats of these headers, only set-cookie is a list. */
@@ -102,9 +111,13 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     const pathname = q === -1 ? url : url.slice(0, q);
     const secure = isSecure(req.headers['x-forwarded-proto']);
 
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      const file = staticFileFor(opts.site(), url);
-      if (file) return sendStatic(req, res, file, secure);
+    const file = staticFileFor(opts.site(), url);
+    if (file) {
+      if (req.method === 'GET' || req.method === 'HEAD') return sendStatic(req, res, file, secure);
+      for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
+      res.setHeader('content-security-policy', API_CSP);
+      res.setHeader('allow', 'GET, HEAD');
+      return sendJson(res, 405, { message: 'Method not allowed' });
     }
 
     for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
@@ -119,6 +132,8 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       res.statusCode = 404;
       res.end('Not found');
     };
+    // Astro has no page for these (dot segments, the prerendered not-found pages themselves).
+    if (hasDotSegment(pathname) || NOT_FOUND_PAGE.test(pathname)) return notFound();
     if (!opts.trustProxy) {
       // Without a trusted proxy these headers are whatever the client chose: drop them so the
       // client address is the socket's and rate limits cannot be dodged.

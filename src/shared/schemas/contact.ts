@@ -4,12 +4,13 @@ import { CONTACT_RULES, type ContactField } from '../contact-rules';
 /** A field of the table in contact-rules.ts as zod: trimmed, then length and pattern checks. */
 function fieldSchema(field: ContactField) {
   const rule = CONTACT_RULES[field];
-  let s = z.string(rule.invalid ?? rule.tooLong).trim().max(rule.max, rule.tooLong);
+  // A missing required field reads as the spec's message; any other non-text value as notText.
+  let s = z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? rule.invalid : rule.notText) }).trim().max(rule.max, rule.tooLong);
   if (rule.min !== undefined) s = s.min(rule.min, rule.invalid);
   if (rule.pattern) s = s.regex(rule.pattern, rule.invalid);
   if (rule.required) return s;
   return z
-    .union([z.literal(''), s], rule.tooLong)
+    .union([z.literal(''), s], { error: (iss) => (typeof iss.input === 'string' ? rule.tooLong : rule.notText) })
     .nullish()
     .transform((v) => v ?? '');
 }
@@ -33,7 +34,7 @@ export type ContactMessage = z.output<typeof contactSchema>;
  * honeypot `website` is a field people never see; `elapsedMs` is how long the form was open.
  */
 export const contactRequestSchema = contactSchema.extend({
-  website: z.string().max(2000).nullish(),
-  elapsedMs: z.number().finite().nullish(),
+  website: z.string('Website must be text').max(2000, 'Website must be at most 2000 characters').nullish(),
+  elapsedMs: z.number('elapsedMs must be a number').finite('elapsedMs must be a number').nullish(),
 });
 export type ContactRequest = z.output<typeof contactRequestSchema>;

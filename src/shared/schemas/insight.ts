@@ -33,7 +33,9 @@ export const insightSchema = z.object({
     .trim()
     .min(1, 'Slug is required')
     .max(200, 'Slug must be at most 200 characters')
-    .regex(/^[a-z0-9-]+$/, 'Slug must contain only lowercase letters, numbers, and hyphens'),
+    .regex(/^[a-z0-9-]+$/, 'Slug must contain only lowercase letters, numbers, and hyphens')
+    // /insights/404 is the section's not-found page.
+    .refine((slug) => slug !== '404', 'The slug 404 is reserved: please choose another'),
   excerpt: z
     .string({ error: 'Summary must be at least 10 characters' })
     .trim()
