@@ -53,3 +53,28 @@ test('[SITE][HEADER]: the header gains a shadow past 10 px of scroll', async ({ 
   await page.mouse.wheel(0, 400);
   await expect(header).toHaveClass(/shadow-md/);
 });
+
+test('[SITE][HEADER]: without JavaScript the small-screen menu shows its links and no dead button', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, baseURL });
+  try {
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    for (const name of ['Home', 'Services', 'Insights', 'About', 'Contact', 'Login']) await expect(menu.getByRole('link', { name })).toBeVisible();
+    // At desktop width the mobile menu stays out of the way.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect(menu).toBeHidden();
+  } finally {
+    await context.close();
+  }
+});
+
+test('[SITE][LAYOUT]: a long unbroken word or URL wraps instead of widening the page', async ({ page }) => {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/about');
+    await page.locator('main p').first().evaluate((p) => (p.textContent = `https://example.com/${'y'.repeat(400)}`));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  }
+});

@@ -178,3 +178,24 @@ test.describe('[SITE][CONTACT] contact information panel', () => {
     expect(calls).toBe(1);
   });
 });
+
+test('[SITE][CONTACT]: before the form has loaded its script nothing typed can leave in a URL', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  try {
+    const page = await context.newPage();
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Contact form' });
+    await expect(form).toHaveAttribute('method', 'post');
+    await expect(page.getByRole('button', { name: 'Send Message' })).toBeDisabled();
+    await page.getByLabel('Full Name').fill('Jane Private');
+    await page.getByLabel('Full Name').press('Enter');
+    await page.waitForLoadState();
+    await expect(page).toHaveURL(/\/contact$/);
+    await expect(page.getByLabel('Full Name')).toHaveValue('Jane Private');
+    // Playwright's text locators skip <noscript>, so this one is by element.
+    await expect(page.locator('noscript p')).toBeVisible();
+    await expect(page.locator('noscript p')).toContainText('Sending this form needs JavaScript.');
+  } finally {
+    await context.close();
+  }
+});

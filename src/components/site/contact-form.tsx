@@ -28,6 +28,10 @@ function ContactFormInner({ successMs }: { successMs: number }) {
   const [validated, setValidated] = useState(false);
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [announcement, setAnnouncement] = useState('');
+  // Until this island has hydrated, the browser would submit the form by itself: the button
+  // waits, so nothing typed is sent anywhere but to the API.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const openedAt = useRef(Date.now());
   const honeypot = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -139,7 +143,7 @@ function ContactFormInner({ successMs }: { successMs: number }) {
 
   return (
     <>
-    <form ref={form} onSubmit={onSubmit} noValidate aria-label="Contact form">
+    <form ref={form} onSubmit={onSubmit} method="post" noValidate aria-label="Contact form">
       <fieldset disabled={sending} className="grid gap-5">
         <div className="grid gap-5 sm:grid-cols-2">
           {FIELDS.map((f) => (
@@ -161,7 +165,7 @@ function ContactFormInner({ successMs }: { successMs: number }) {
           <input ref={honeypot} id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
         <div>
-          <button type="submit" className="btn-primary w-full sm:w-auto">{sending ? 'Sending...' : 'Send Message'}</button>
+          <button type="submit" disabled={!hydrated} className="btn-primary w-full sm:w-auto">{sending ? 'Sending...' : 'Send Message'}</button>
         </div>
       </fieldset>
       <p className="sr-only" aria-live="assertive" role="alert">{announcement}</p>
