@@ -171,3 +171,23 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
     expect(crossSite.status).toBe(403);
   });
 });
+
+// Last: its job is stamped next year, so it would be the newest for every test after it.
+describe('[PUBLISH]: the footer shows the year', () => {
+  it('rebuilds when the year turns, since the footer shows it', async () => {
+    // The publisher's clock 300 ms before next New Year (local time).
+    const newYear = new Date(new Date().getFullYear() + 1, 0, 1).getTime();
+    const offset = newYear - 300 - Date.now();
+    publisher = await startPublisher({
+      now: () => Date.now() + offset,
+      webhook: { url: receiver.url, secret: 's3cret', secretHeader: 'x-hook-secret', backoffMs: 30, maxAttempts: 2 },
+      debounceMs: 100,
+      pollMs: 0,
+      ensureRelease: false,
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.calls).toHaveLength(0);
+    for (let i = 0; i < 100 && receiver.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(receiver.calls.map((c) => c.body.reason)).toEqual(['new year']);
+  });
+});

@@ -26,6 +26,8 @@ async function collect(db: Db) {
   for (const section of CONTENT_SECTIONS) blocks[section] = await getActiveBlock(db, section);
   return {
     generatedAt: new Date(),
+    /** The footer's year: part of the content, so a release from last year is rebuilt at start. */
+    year: new Date().getFullYear(),
     header: await getActiveHeader(db),
     headerCta: await getActiveHeaderCta(db),
     blocks,

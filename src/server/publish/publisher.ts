@@ -195,6 +195,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     if (info && (!live || info.builtAt > live.builtAt)) await goLive(info);
   };
 
+  let newYear: NodeJS.Timeout | undefined;
   const poll = pollMs > 0 ? setInterval(() => void tick().then(followPeers).catch(() => {}), pollMs) : undefined;
   poll?.unref();
 
@@ -210,12 +211,27 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(newYear);
       clearInterval(poll);
       if (g[KEY] === publisher) g[KEY] = undefined;
       await running;
       await warm?.stop();
     },
   };
+  // The footer shows the current year: the pages are rebuilt when it turns. (A server started in a
+  // new year rebuilds anyway: the snapshot carries the year, so last year's release does not match.)
+  const armNewYear = () => {
+    if (stopped) return;
+    const at = new Date(new Date(now()).getFullYear() + 1, 0, 1).getTime();
+    // setTimeout holds at most ~24.8 days: a longer wait is taken in steps.
+    newYear = setTimeout(() => {
+      if (now() >= at) void publisher.request('new year').catch((err) => log.error('new-year publish request failed', { err }));
+      armNewYear();
+    }, Math.min(Math.max(0, at - now()), 2 ** 31 - 1));
+    newYear.unref();
+  };
+  armNewYear();
+
   g[KEY] = publisher;
   void tick();
   return publisher;
