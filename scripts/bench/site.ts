@@ -102,6 +102,9 @@ http {
   sendfile on;
   tcp_nopush on;
   keepalive_requests 100000;
+  # Tuned as a static server in production would be: open files and their metadata are cached.
+  open_file_cache max=1000 inactive=60s;
+  open_file_cache_valid 60s;
   server {
     listen 127.0.0.1:${NGINX_PORT};
     root ${root};
