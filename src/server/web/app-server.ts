@@ -38,10 +38,14 @@ function bodyFor(file: StaticFile, encoding: Encoding): Buffer {
 /** `/404`, `/insights/404.html`…: not-found pages are served only as answers, with status 404. */
 const NOT_FOUND_PAGE = /\/404(?:\.html)?\/*$/;
 
-/** The release's file for a GET or HEAD of this target, if it is one. */
-function staticFileFor(map: StaticMap, target: string): StaticFile | undefined {
+/** The request target without its query string. */
+function pathOf(target: string): string {
   const q = target.indexOf('?');
-  const pathname = q === -1 ? target : target.slice(0, q);
+  return q === -1 ? target : target.slice(0, q);
+}
+
+/** The release's file for this path, if it is one (a not-found page is not, when asked for). */
+function staticFileFor(map: StaticMap, pathname: string): StaticFile | undefined {
   if (pathname.includes('404') && NOT_FOUND_PAGE.test(pathname)) return undefined;
   // Exact keys are real files of the release (never under /api), so they need no checks.
   return map.get(pathname) ?? (isApiPath(pathname) ? undefined : lookup(map, pathname));
@@ -57,14 +61,19 @@ function single(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Which response a GET or HEAD of a static file gets: 304, or 200 in one of its encodings. */
+function variantFor(file: StaticFile, ifNoneMatch: string | undefined, accept: string | undefined): Encoding | 'not-modified' {
+  return ifNoneMatch === file.etag ? 'not-modified' : pickEncoding(accept, file);
+}
+
 /** node:http's path for a static file: one `writeHead` with headers computed at load. */
 function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, secure: boolean): void {
-  if (single(req.headers['if-none-match']) === file.etag) {
+  const encoding = variantFor(file, single(req.headers['if-none-match']), single(req.headers['accept-encoding']));
+  if (encoding === 'not-modified') {
     res.writeHead(304, notModifiedHeaders(file));
     res.end();
     return;
   }
-  const encoding = pickEncoding(single(req.headers['accept-encoding']), file);
   res.writeHead(200, file.raw[encoding]![secure ? 1 : 0]);
   if (req.method === 'HEAD') res.end();
   else res.end(bodyFor(file, encoding));
@@ -106,22 +115,17 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     Boolean(opts.trustProxy) && single(forwardedProto) === 'https';
 
   const server = http.createServer((req, res) => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
+    const pathname = pathOf(req.url ?? '/');
     const secure = isSecure(req.headers['x-forwarded-proto']);
+    const file = staticFileFor(opts.site(), pathname);
+    if (file && (req.method === 'GET' || req.method === 'HEAD')) return sendStatic(req, res, file, secure);
 
-    const file = staticFileFor(opts.site(), url);
+    for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
+    res.setHeader('content-security-policy', file || isApiPath(pathname) ? API_CSP : htmlCsp([]));
     if (file) {
-      if (req.method === 'GET' || req.method === 'HEAD') return sendStatic(req, res, file, secure);
-      for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
-      res.setHeader('content-security-policy', API_CSP);
       res.setHeader('allow', 'GET, HEAD');
       return sendJson(res, 405, { message: 'Method not allowed' });
     }
-
-    for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
-    res.setHeader('content-security-policy', isApiPath(pathname) ? API_CSP : htmlCsp([]));
     const notFound = () => {
       if (res.headersSent) return res.end();
       if (isApiPath(pathname)) return sendJson(res, 404, { message: 'Not found' });
@@ -149,12 +153,12 @@ export function createAppServer(opts: AppServerOptions): http.Server {
   });
 
   if (opts.fastLane !== false) {
-    // The same decisions as sendStatic, with the headers as bytes.
+    // sendStatic's answer, with the headers as bytes.
     installFastLane(server, (req): LaneResponse | undefined => {
-      const file = staticFileFor(opts.site(), req.target);
+      const file = staticFileFor(opts.site(), pathOf(req.target));
       if (!file) return undefined;
-      if (req.headers['if-none-match'] === file.etag) return { head: file.head304 };
-      const encoding = pickEncoding(req.headers['accept-encoding'], file);
+      const encoding = variantFor(file, req.headers['if-none-match'], req.headers['accept-encoding']);
+      if (encoding === 'not-modified') return { head: file.head304 };
       return { head: file.head[encoding]![isSecure(req.headers['x-forwarded-proto']) ? 1 : 0], body: bodyFor(file, encoding) };
     });
   }
