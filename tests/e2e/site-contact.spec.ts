@@ -78,9 +78,8 @@ test.describe('[SITE][CONTACT] form', () => {
   });
 
   test('a failure shows a destructive Error toast with the server message and keeps the values', async ({ page }) => {
-    // The real server answers 429 only after five real submissions from this address, which would
-    // also block every other test that sends the form, so the refusal is simulated here; the
-    // endpoint's own 429 is covered by tests/integration/contact.test.ts.
+    // The real server refuses only past hundreds of messages an hour from one address, so the
+    // refusal is simulated here; the endpoint's own 429 is covered by the integration tests.
     await page.route('/api/contact', (route) =>
       route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ message: 'Please wait a few minutes and try again.' }) }),
     );

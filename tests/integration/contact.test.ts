@@ -143,19 +143,16 @@ describe('[API][CONTACT] spam is kept and flagged, and the answer does not tell'
   });
 });
 
-describe('[API][CONTACT] rate limit per client address', () => {
-  it('the sixth submission in ten minutes gets 429 with a message and Retry-After, and is not stored', async () => {
-    for (let i = 0; i < 5; i++) expect((await post({ ...valid, ...human })).status).toBe(201);
+describe('[API][CONTACT] many messages from one address are not refused', () => {
+  it('ten submissions in a few seconds from one address are all stored (one agency, many buyers)', async () => {
     const before = await count();
-    const res = await post({ ...valid, ...human });
-    expect(res.status).toBe(429);
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(500);
-    expect((await res.json()).message).toMatch(/Please wait a few minutes and try again/);
-    expect(await count()).toBe(before);
+    for (let i = 0; i < 10; i++) expect((await post({ ...valid, ...human })).status).toBe(201);
+    expect(await count()).toBe(before + 10);
   });
 
   it('invalid submissions do not use up the allowance', async () => {
     for (let i = 0; i < 8; i++) expect((await post({ ...valid, name: '' })).status).toBe(400);
+    expect(await s.db.select().from(rateLimits)).toHaveLength(0);
     expect((await post({ ...valid, ...human })).status).toBe(201);
   });
 });

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../db/client';
 import { mailOutbox } from '../db/schema';
+import { env } from '../env';
 import { nudgeMailWorker } from './worker';
 
 export interface OutgoingMail {
@@ -9,8 +11,28 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** A single address: stored and sent as an address, never parsed as a list. */
   replyTo?: string;
   submissionId?: number;
+  /** Preset Message-ID (see `newMessageId`); one is made when absent. */
+  messageId?: string;
+  /** Threading: the Message-ID answered and the chain of Message-IDs before it. */
+  inReplyTo?: string;
+  references?: string[];
+}
+
+/**
+ * A globally unique Message-ID on the site's own domain. It is fixed when the message is queued,
+ * so a retried delivery carries the same one and receiving servers can recognise a repeat.
+ */
+export function newMessageId(prefix = 'mail'): string {
+  let host = 'localhost';
+  try {
+    host = new URL(env().SITE_URL).hostname || host;
+  } catch {
+    /* the default */
+  }
+  return `<${prefix}.${randomUUID()}@${host}>`;
 }
 
 /**
@@ -28,6 +50,9 @@ export async function enqueueMail(db: Db | Tx, mail: OutgoingMail): Promise<numb
       htmlBody: mail.html,
       replyTo: mail.replyTo,
       submissionId: mail.submissionId,
+      messageId: mail.messageId ?? newMessageId(),
+      inReplyTo: mail.inReplyTo,
+      references: mail.references?.length ? mail.references.join(' ') : undefined,
     })
     .returning({ id: mailOutbox.id });
   nudgeMailWorker();

@@ -10,6 +10,10 @@ export interface MailMessage {
   text: string;
   html?: string | null;
   replyTo?: string | null;
+  messageId?: string | null;
+  inReplyTo?: string | null;
+  /** Space-separated Message-IDs. */
+  references?: string | null;
 }
 
 export interface MailTransport {
@@ -27,6 +31,24 @@ export function outboxDir(): string {
  * SMTP when SMTP_URL is set (any nodemailer URL, options in the query string), otherwise
  * a local outbox: each message is kept as a complete RFC 822 `.eml` file under DATA_DIR/outbox.
  */
+/**
+ * nodemailer's options for one message. Recipients are passed as address objects, so a value can
+ * never be read as a list of several addresses, and every header value is encoded by nodemailer.
+ */
+function mailOptions(from: string, m: MailMessage) {
+  return {
+    from,
+    to: { name: '', address: m.to },
+    subject: m.subject,
+    text: m.text,
+    html: m.html ?? undefined,
+    replyTo: m.replyTo ? { name: '', address: m.replyTo } : undefined,
+    messageId: m.messageId ?? undefined,
+    inReplyTo: m.inReplyTo ?? undefined,
+    references: m.references ?? undefined,
+  };
+}
+
 export function createMailTransport(): MailTransport {
   const e = env();
   const from = e.MAIL_FROM;
@@ -35,7 +57,7 @@ export function createMailTransport(): MailTransport {
     return {
       kind: 'smtp',
       async send(m) {
-        const info = await smtp.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html ?? undefined, replyTo: m.replyTo ?? undefined });
+        const info = await smtp.sendMail(mailOptions(from, m));
         return { messageId: info.messageId };
       },
     };
@@ -44,7 +66,7 @@ export function createMailTransport(): MailTransport {
   return {
     kind: 'outbox',
     async send(m) {
-      const info = await stream.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html ?? undefined, replyTo: m.replyTo ?? undefined });
+      const info = await stream.sendMail(mailOptions(from, m));
       const dir = outboxDir();
       await fs.mkdir(dir, { recursive: true });
       const base = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 24)}`;

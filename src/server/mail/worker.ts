@@ -46,10 +46,19 @@ export async function deliverDue(db: Db, transport: MailTransport, opts: { now?:
   let failed = 0;
   for (const row of claimed) {
     try {
-      const { messageId } = await transport.send({ to: row.toAddress, subject: row.subject, text: row.textBody, html: row.htmlBody, replyTo: row.replyTo });
+      const { messageId } = await transport.send({
+        to: row.toAddress,
+        subject: row.subject,
+        text: row.textBody,
+        html: row.htmlBody,
+        replyTo: row.replyTo,
+        messageId: row.messageId,
+        inReplyTo: row.inReplyTo,
+        references: row.references,
+      });
       await db
         .update(mailOutbox)
-        .set({ status: 'sent', sentAt: clockNow(), messageId, lockedUntil: null, lastError: null })
+        .set({ status: 'sent', sentAt: clockNow(), messageId: row.messageId ?? messageId, lockedUntil: null, lastError: null })
         .where(eq(mailOutbox.id, row.id));
       sent++;
     } catch (err) {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { rateLimits } from '../db/schema';
 import { HttpError } from '../http';
 
@@ -14,7 +14,7 @@ export interface RateLimitResult {
  * restarts and hold across instances. One atomic upsert: a new window starts when the old one
  * has passed.
  */
-export async function hit(db: Db, key: string, limit: number, windowMs: number, now = new Date()): Promise<RateLimitResult> {
+export async function hit(db: Db | Tx, key: string, limit: number, windowMs: number, now = new Date()): Promise<RateLimitResult> {
   const cutoff = sql`${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
   const nowSql = sql`${now.toISOString()}::timestamptz`;
   const [row] = await db

@@ -19,6 +19,11 @@ export const contactSubmissions = pgTable(
     spamReason: text('spam_reason'),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
+    /**
+     * The Message-ID of the conversation's first e-mail (the staff notification); every reply to
+     * the visitor refers to it, so mail programs keep the inquiry and its replies in one thread.
+     */
+    messageId: text('message_id'),
     ...timestamps,
   },
   (t) => [index('contact_submission_created_idx').on(t.createdAt)],
@@ -107,7 +112,11 @@ export const mailOutbox = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastError: text('last_error'),
+    /** Set when the message is queued and sent as its Message-ID header, so a retry keeps it. */
     messageId: text('message_id'),
+    /** Threading headers: the message answered, and the whole chain before it. */
+    inReplyTo: text('in_reply_to'),
+    references: text('references'),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     submissionId: integer('submission_id').references(() => contactSubmissions.id, { onDelete: 'set null' }),
     ...timestamps,

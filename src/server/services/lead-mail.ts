@@ -1,0 +1,121 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { TEMPLATE_TYPES, type TemplateType } from '../../shared/constants';
+import { EMAIL_PATTERN } from '../../shared/contact-rules';
+import { renderNotification, renderResponse, type RenderContext, type TemplateLook } from '../../shared/email/render';
+import { DEFAULT_TEMPLATE } from '../../shared/fallbacks';
+import { SITE } from '../../shared/site-config';
+import type { Db, Tx } from '../db/client';
+import { contactInfo, emailTemplates, users, type ContactSubmission } from '../db/schema';
+import { env } from '../env';
+import { log } from '../log';
+import { enqueueMail, newMessageId } from '../mail/outbox';
+
+/*
+ * The e-mails of a lead's life: the staff's notification of a new inquiry and each reply to the
+ * visitor. Both are rendered from the active template of their type and queued in the caller's
+ * transaction, so a message exists exactly when the change that caused it is stored.
+ */
+
+type Conn = Db | Tx;
+
+export function renderContext(): RenderContext {
+  return { siteName: SITE.name, siteUrl: env().SITE_URL };
+}
+
+/** The active template of a type, or the built-in default look when none is active. */
+export async function activeTemplate(db: Conn, type: TemplateType): Promise<TemplateLook> {
+  if (!(TEMPLATE_TYPES as readonly string[]).includes(type)) throw new Error(`unknown template type ${type}`);
+  const [row] = await db
+    .select()
+    .from(emailTemplates)
+    .where(and(eq(emailTemplates.templateType, type), eq(emailTemplates.isActive, true)))
+    .limit(1);
+  return row ?? { ...DEFAULT_TEMPLATE, signatureWebsite: env().SITE_URL };
+}
+
+const isEmail = (value: string) => value.length <= 254 && EMAIL_PATTERN.test(value);
+
+/** CONTACT_NOTIFY_TO as a list of addresses (comma-separated); malformed entries are skipped. */
+export function configuredNotifyTo(): string[] {
+  const raw = env().CONTACT_NOTIFY_TO ?? '';
+  const list = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const valid = list.filter(isEmail);
+  if (valid.length !== list.length) log.warn('CONTACT_NOTIFY_TO has entries that are not e-mail addresses; they are skipped');
+  return [...new Set(valid)];
+}
+
+async function activeContactEmail(db: Conn): Promise<string | null> {
+  const [row] = await db.select({ email: contactInfo.email }).from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
+  return row && isEmail(row.email) ? row.email : null;
+}
+
+/**
+ * Who hears of a new inquiry: CONTACT_NOTIFY_TO when set, else the active contact information's
+ * e-mail, else the administrators, so an inquiry is never announced to no one.
+ */
+export async function notificationRecipients(db: Conn): Promise<string[]> {
+  const configured = configuredNotifyTo();
+  if (configured.length > 0) return configured;
+  const business = await activeContactEmail(db);
+  if (business) return [business];
+  const admins = await db.select({ email: users.email }).from(users).where(eq(users.role, 'admin')).orderBy(asc(users.createdAt));
+  return [...new Set(admins.map((a) => a.email).filter(isEmail))];
+}
+
+/** The business mailbox a visitor's answer goes back to: the active contact e-mail, else CONTACT_NOTIFY_TO's first. */
+export async function businessMailbox(db: Conn): Promise<string | null> {
+  return (await activeContactEmail(db)) ?? configuredNotifyTo()[0] ?? null;
+}
+
+/**
+ * Queues the staff's notification of a stored inquiry, one message per recipient, Reply-To the
+ * visitor and with the inquiry's Message-ID (replies to the visitor refer to it).
+ */
+export async function queueNotification(tx: Tx, submission: ContactSubmission): Promise<number[]> {
+  const recipients = await notificationRecipients(tx);
+  if (recipients.length === 0) {
+    log.warn('no one to notify of a new inquiry: set CONTACT_NOTIFY_TO or an active contact e-mail', { submissionId: submission.id });
+    return [];
+  }
+  const look = await activeTemplate(tx, 'contact_notification');
+  const ctx = renderContext();
+  const mail = renderNotification(look, submission, { ...ctx, adminUrl: new URL('/admin#contacts', ctx.siteUrl).toString() });
+  const ids: number[] = [];
+  for (const [i, to] of recipients.entries()) {
+    ids.push(
+      await enqueueMail(tx, {
+        kind: 'contact.notification',
+        to,
+        ...mail,
+        replyTo: submission.email,
+        submissionId: submission.id,
+        // The first copy carries the inquiry's own Message-ID; other copies refer to it.
+        messageId: i === 0 && submission.messageId ? submission.messageId : newMessageId('inquiry'),
+      }),
+    );
+  }
+  return ids;
+}
+
+/**
+ * Queues a reply to the visitor, threaded under the inquiry: In-Reply-To the latest earlier
+ * message of the conversation, References the whole chain, Reply-To the business mailbox.
+ */
+export async function queueResponse(tx: Tx, submission: ContactSubmission, reply: string, earlierMessageIds: string[]): Promise<number> {
+  const look = await activeTemplate(tx, 'contact_response');
+  const mail = renderResponse(look, submission, reply, renderContext());
+  const chain = [submission.messageId, ...earlierMessageIds].filter((v): v is string => Boolean(v));
+  return enqueueMail(tx, {
+    kind: 'contact.response',
+    to: submission.email,
+    ...mail,
+    replyTo: (await businessMailbox(tx)) ?? undefined,
+    submissionId: submission.id,
+    messageId: newMessageId('reply'),
+    inReplyTo: chain.at(-1),
+    references: chain,
+  });
+}

@@ -1,0 +1,223 @@
+import { FONT_STACKS } from '../constants';
+import { DEFAULT_TEMPLATE } from '../fallbacks';
+
+/*
+ * E-mail templates are data, never code: an administrator chooses colours, a font, a logo, a
+ * footer and a signature, and these functions place them into one fixed layout. Every value is
+ * escaped, colours must be #RRGGBB, fonts one of the offered stacks and links http(s), so nothing
+ * stored in a template or typed by a visitor can add markup, styles or scripts to a message.
+ * Browser-safe: the Templates tab renders its live preview with the same code the server sends.
+ */
+
+/** The parts of a template that shape a message (SPEC 3 "Email template"). */
+export interface TemplateLook {
+  headerBgColor: string;
+  headerTextColor: string;
+  contentBgColor: string;
+  contentTextColor: string;
+  accentColor: string;
+  fontFamily: string;
+  companyLogo: string | null;
+  footerText: string;
+  signatureName: string;
+  signatureEmail: string;
+  signatureWebsite: string;
+}
+
+export interface RenderedMail {
+  subject: string;
+  /** The plain-text part. */
+  text: string;
+  /** The HTML part. */
+  html: string;
+}
+
+export interface InquiryFacts {
+  name: string;
+  email: string;
+  company: string | null;
+  phone: string | null;
+  message: string;
+  createdAt: Date | string;
+}
+
+export interface RenderContext {
+  /** The business's name, shown in subjects and headings. */
+  siteName: string;
+  /** Absolute site URL: relative logo paths resolve against it. */
+  siteUrl: string;
+}
+
+const HEX = /^#[0-9a-f]{6}$/i;
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** One line for a header: control characters (CR, LF, tabs...) become spaces, at most `max` characters. */
+export function headerText(value: string, max = 200): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function color(value: string, fallback: string): string {
+  return HEX.test(value) ? value : fallback;
+}
+
+function font(value: string): string {
+  return (FONT_STACKS as readonly string[]).includes(value) ? value : DEFAULT_TEMPLATE.fontFamily;
+}
+
+/** An absolute http(s) URL, or null: relative paths resolve against the site, anything else is dropped. */
+export function safeHttpUrl(value: string | null | undefined, base: string): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** US Eastern time, where the business keeps its hours. */
+export function formatWhen(value: Date | string): string {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  return `${date.toLocaleString('en-US', { timeZone: 'America/New_York', dateStyle: 'medium', timeStyle: 'short' })} ET`;
+}
+
+/** Escaped text with its line breaks kept. */
+function paragraphs(value: string): string {
+  return value
+    .replace(/\r\n?/g, '\n')
+    .split(/\n{2,}/)
+    .map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+type Block = { kind: 'text'; text: string } | { kind: 'fields'; rows: [string, string][] } | { kind: 'quote'; title: string; text: string };
+
+function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Block[]): string {
+  const d = DEFAULT_TEMPLATE;
+  const headerBg = color(t.headerBgColor, d.headerBgColor);
+  const headerFg = color(t.headerTextColor, d.headerTextColor);
+  const contentBg = color(t.contentBgColor, d.contentBgColor);
+  const contentFg = color(t.contentTextColor, d.contentTextColor);
+  const accent = color(t.accentColor, d.accentColor);
+  const fontStack = escapeHtml(font(t.fontFamily));
+  const logo = safeHttpUrl(t.companyLogo, ctx.siteUrl);
+  const website = safeHttpUrl(t.signatureWebsite, ctx.siteUrl);
+  const body = blocks
+    .map((b) => {
+      if (b.kind === 'text') return paragraphs(b.text);
+      if (b.kind === 'quote')
+        return `<div style="margin:8px 0 16px;padding:12px 16px;border-left:4px solid ${accent};background:#f8fafc"><p style="margin:0 0 8px;font-weight:bold">${escapeHtml(b.title)}</p>${paragraphs(b.text)}</div>`;
+      const rows = b.rows
+        .map(
+          ([k, v]) =>
+            `<tr><th align="left" style="padding:6px 12px 6px 0;vertical-align:top;white-space:nowrap">${escapeHtml(k)}</th><td style="padding:6px 0;word-break:break-word">${escapeHtml(v)}</td></tr>`,
+        )
+        .join('');
+      return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse">${rows}</table>`;
+    })
+    .join('');
+  const signature = [
+    `<strong>${escapeHtml(t.signatureName)}</strong>`,
+    t.signatureEmail ? `<a href="mailto:${escapeHtml(t.signatureEmail)}" style="color:${accent}">${escapeHtml(t.signatureEmail)}</a>` : '',
+    website ? `<a href="${escapeHtml(website)}" style="color:${accent}">${escapeHtml(t.signatureWebsite)}</a>` : '',
+  ]
+    .filter(Boolean)
+    .join('<br>');
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
+    `<title>${escapeHtml(heading)}</title></head>`,
+    `<body style="margin:0;padding:0;background:#f3f4f6">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:24px 12px">`,
+    `<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:100%;max-width:600px;background:${contentBg};color:${contentFg};font-family:${fontStack};font-size:15px;line-height:1.6;border-radius:8px;overflow:hidden">`,
+    `<tr><td style="background:${headerBg};color:${headerFg};padding:24px">`,
+    logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(ctx.siteName)}" height="40" style="display:block;height:40px;margin:0 0 12px;border:0">` : '',
+    `<h1 style="margin:0;font-size:20px;line-height:1.3;color:${headerFg}">${escapeHtml(heading)}</h1></td></tr>`,
+    `<tr><td style="padding:24px">${body}<p style="margin:24px 0 0">${signature}</p></td></tr>`,
+    `<tr><td style="padding:16px 24px;border-top:3px solid ${accent};font-size:13px">${paragraphs(t.footerText)}</td></tr>`,
+    '</table></td></tr></table></body></html>',
+  ].join('');
+}
+
+function signatureText(t: TemplateLook, ctx: RenderContext): string {
+  const website = safeHttpUrl(t.signatureWebsite, ctx.siteUrl) ? t.signatureWebsite : '';
+  return [t.signatureName, t.signatureEmail, website].filter(Boolean).join('\n');
+}
+
+function quoteText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
+}
+
+/** The staff's notice of a new inquiry (template type contact_notification). */
+export function renderNotification(t: TemplateLook, s: InquiryFacts, ctx: RenderContext & { adminUrl: string }): RenderedMail {
+  const who = s.company ? `${s.name} (${s.company})` : s.name;
+  const subject = headerText(`New inquiry from ${who}`);
+  const rows: [string, string][] = [
+    ['Name', s.name],
+    ['Email', s.email],
+    ['Company', s.company || '—'],
+    ['Phone', s.phone || '—'],
+    ['Received', formatWhen(s.createdAt)],
+  ];
+  const intro = `A new inquiry arrived through the contact form of ${ctx.siteName}.`;
+  const after = `Reply to this e-mail to answer ${s.name} directly, or answer from the back office: ${ctx.adminUrl}`;
+  const text = [
+    intro,
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    '',
+    'Message:',
+    s.message,
+    '',
+    after,
+    '',
+    '-- ',
+    signatureText(t, ctx),
+    '',
+    t.footerText,
+  ].join('\n');
+  const html = layout(t, ctx, 'New inquiry', [
+    { kind: 'text', text: intro },
+    { kind: 'fields', rows },
+    { kind: 'quote', title: 'Message', text: s.message },
+    { kind: 'text', text: after },
+  ]);
+  return { subject, text, html };
+}
+
+/** The reply to a visitor (template type contact_response), quoting their message. */
+export function renderResponse(t: TemplateLook, s: Pick<InquiryFacts, 'name' | 'message' | 'createdAt'>, reply: string, ctx: RenderContext): RenderedMail {
+  const subject = headerText(`Re: Your inquiry to ${ctx.siteName}`);
+  const greeting = `Dear ${s.name},`;
+  const quoteTitle = `Your message of ${formatWhen(s.createdAt)}`;
+  const text = [greeting, '', reply, '', '-- ', signatureText(t, ctx), '', t.footerText, '', `${quoteTitle}:`, quoteText(s.message)].join('\n');
+  const html = layout(t, ctx, `Your inquiry to ${ctx.siteName}`, [
+    { kind: 'text', text: greeting },
+    { kind: 'text', text: reply },
+    { kind: 'quote', title: quoteTitle, text: s.message },
+  ]);
+  return { subject, text, html };
+}
+
+const SAMPLE: InquiryFacts = {
+  name: 'Jane Buyer',
+  email: 'jane.buyer@agency.gov',
+  company: 'Department of Veterans Affairs',
+  phone: '(555) 010-0199',
+  message: 'We need 40 laptops delivered to three sites by June. Can you quote TAA-compliant models?',
+  createdAt: '2026-03-02T15:30:00Z',
+};
+
+/** What a template looks like, with sample content: the Templates tab's preview and test e-mail. */
+export function renderSample(t: TemplateLook, type: 'contact_notification' | 'contact_response', ctx: RenderContext): RenderedMail {
+  if (type === 'contact_notification') return renderNotification(t, SAMPLE, { ...ctx, adminUrl: new URL('/admin#contacts', ctx.siteUrl).toString() });
+  return renderResponse(t, SAMPLE, 'Thank you for your inquiry. Three TAA-compliant models fit your requirement; a quote is attached to our next message.', ctx);
+}
