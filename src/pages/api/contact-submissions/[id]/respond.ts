@@ -1,0 +1,18 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { respondToSubmission } from '../../../../server/services/contact-submissions';
+import { contactResponseSchema } from '../../../../shared/schemas/contact-submission';
+
+export const prerender = false;
+
+/** Stores the reply and queues its e-mail to the visitor; answers the submission with its responses. */
+export const POST = defineHandler(async ({ params, request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const id = parseId(params.id);
+  const { message } = contactResponseSchema.parse(await readJson(request));
+  return json(await respondToSubmission(await getDb(), id, message, actor), { status: 201 });
+});
+
+export const ALL = methodNotAllowed(['POST']);

@@ -1,0 +1,18 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { setSubmissionSpam } from '../../../../server/services/contact-submissions';
+import { spamFlagSchema } from '../../../../shared/schemas/contact-submission';
+
+export const prerender = false;
+
+/** The Spam view's 'Not spam' ({ isSpam: false }), or holding an inquiry as spam ({ isSpam: true }). */
+export const PATCH = defineHandler(async ({ params, request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const id = parseId(params.id);
+  const { isSpam } = spamFlagSchema.parse(await readJson(request));
+  return json(await setSubmissionSpam(await getDb(), id, isSpam, actor));
+});
+
+export const ALL = methodNotAllowed(['PATCH']);

@@ -1,0 +1,17 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { setSubmissionStatus } from '../../../../server/services/contact-submissions';
+import { submissionStatusSchema } from '../../../../shared/schemas/contact-submission';
+
+export const prerender = false;
+
+export const PATCH = defineHandler(async ({ params, request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const id = parseId(params.id);
+  const { status } = submissionStatusSchema.parse(await readJson(request));
+  return json(await setSubmissionStatus(await getDb(), id, status, actor));
+});
+
+export const ALL = methodNotAllowed(['PATCH']);

@@ -1,0 +1,14 @@
+import { requireAdmin } from '../../../server/auth/guard';
+import { getDb } from '../../../server/db/client';
+import { defineHandler, json, methodNotAllowed } from '../../../server/http';
+import { listSubmissions } from '../../../server/services/contact-submissions';
+
+export const prerender = false;
+
+/** Every submission with its responses and their delivery state; the Contacts tab polls it every 30 s. */
+export const GET = defineHandler(async ({ locals }) => {
+  requireAdmin(locals);
+  return json(await listSubmissions(await getDb()));
+});
+
+export const ALL = methodNotAllowed(['GET']);

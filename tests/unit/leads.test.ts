@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { renderNotification, renderSample, headerText, safeHttpUrl } from '../../src/shared/email/render';
+import { DEFAULT_TEMPLATE } from '../../src/shared/fallbacks';
+import { countNew, csvCell, filterLeads, isOverdue, replyDueAt } from '../../src/shared/leads';
+
+const lead = (over: Partial<Parameters<typeof isOverdue>[0]> = {}) => ({
+  name: 'Jane Buyer',
+  email: 'jane@agency.gov',
+  company: 'VA',
+  phone: null,
+  message: 'Forty laptops',
+  status: 'pending',
+  isSpam: false,
+  createdAt: new Date(2026, 2, 2, 10, 0), // a Monday, local time
+  responses: [] as unknown[],
+  ...over,
+});
+
+describe('[LEADS] promised reply time', () => {
+  it('is 24 hours later on a weekday, and weekends do not count', () => {
+    expect(replyDueAt(new Date(2026, 2, 2, 10, 0))).toEqual(new Date(2026, 2, 3, 10, 0)); // Mon → Tue
+    expect(replyDueAt(new Date(2026, 2, 6, 10, 0))).toEqual(new Date(2026, 2, 9, 10, 0)); // Fri → Mon
+    expect(replyDueAt(new Date(2026, 2, 7, 12, 0))).toEqual(new Date(2026, 2, 10, 0, 0)); // Sat → end of Mon
+  });
+
+  it('overdue only without a reply, not completed, not spam, and past the due time', () => {
+    const late = new Date(2026, 2, 3, 10, 1);
+    expect(isOverdue(lead(), late)).toBe(true);
+    expect(isOverdue(lead(), new Date(2026, 2, 3, 9, 59))).toBe(false);
+    expect(isOverdue(lead({ responses: [{}] }), late)).toBe(false);
+    expect(isOverdue(lead({ status: 'completed' }), late)).toBe(false);
+    expect(isOverdue(lead({ isSpam: true }), late)).toBe(false);
+  });
+});
+
+describe('[LEADS] filters and counts', () => {
+  const list = [lead({ name: 'Ann' }), lead({ name: 'Bob', status: 'completed' }), lead({ name: 'Cy', isSpam: true }), lead({ name: 'Di', company: 'Navy Supply' })];
+  it('inbox or spam, status and a case-insensitive search', () => {
+    expect(filterLeads(list, { view: 'inbox', status: 'all', q: '' }).map((l) => l.name)).toEqual(['Ann', 'Bob', 'Di']);
+    expect(filterLeads(list, { view: 'spam', status: 'all', q: '' }).map((l) => l.name)).toEqual(['Cy']);
+    expect(filterLeads(list, { view: 'inbox', status: 'completed', q: '' }).map((l) => l.name)).toEqual(['Bob']);
+    expect(filterLeads(list, { view: 'inbox', status: 'all', q: 'navy' }).map((l) => l.name)).toEqual(['Di']);
+  });
+  it('new means pending and not spam', () => {
+    expect(countNew(list)).toBe(2);
+  });
+});
+
+describe('[LEADS] CSV cells', () => {
+  it.each([
+    ['=1+2', `"'=1+2"`],
+    ['+1', `"'+1"`],
+    ['-1', `"'-1"`],
+    ['@cmd', `"'@cmd"`],
+    ['\tx', `"'\tx"`],
+    ['plain "quoted"', '"plain ""quoted"""'],
+    [null, '""'],
+    [42, '"42"'],
+  ])('%j → %s', (value, cell) => expect(csvCell(value)).toBe(cell));
+});
+
+describe('[LEADS] e-mail rendering keeps templates as data', () => {
+  const ctx = { siteName: 'Sterling', siteUrl: 'https://example.gov' };
+  it('ignores colours, fonts and links that are not what the form allows', () => {
+    const mail = renderSample(
+      { ...DEFAULT_TEMPLATE, headerBgColor: 'red;background:url(x)', fontFamily: 'x</style><script>', companyLogo: 'javascript:alert(1)', signatureWebsite: 'data:text/html,x' },
+      'contact_response',
+      ctx,
+    );
+    expect(mail.html).not.toMatch(/url\(x\)|<script|javascript:|data:text/);
+    expect(mail.html).toContain(`background:${DEFAULT_TEMPLATE.headerBgColor}`);
+  });
+  it('resolves a relative logo against the site and flattens subjects to one line', () => {
+    expect(safeHttpUrl('/uploads/logo.png', ctx.siteUrl)).toBe('https://example.gov/uploads/logo.png');
+    expect(headerText('a\r\nBcc: x@y.z\tb')).toBe('a Bcc: x@y.z b');
+    const mail = renderNotification(DEFAULT_TEMPLATE, { name: 'A\nB', email: 'a@b.co', company: null, phone: null, message: '<i>hi</i>', createdAt: new Date() }, { ...ctx, adminUrl: 'https://example.gov/admin' });
+    expect(mail.subject).toBe('New inquiry from A B');
+    expect(mail.html).toContain('&lt;i&gt;hi&lt;/i&gt;');
+  });
+});
