@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoti
 import { Badge } from '../../components/ui/badge';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import type { SessionUser } from '../../server/auth/types';
+import { NewInquiriesCount } from '../tabs/contacts/new-count';
 import { ActivityButton } from './activity-dialog';
 import { LoadingRows } from './load-state';
 import { PublishStatus } from './publish-status';
@@ -12,7 +13,7 @@ const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, 
 
 /** SPEC 2.15 tabs, in order; each tab's code is fetched the first time it is opened. */
 const TABS: { value: string; label: string; Panel: Lazy }[] = [
-  { value: 'contacts', label: 'Contacts', Panel: named(() => import('../tabs/pending-tab'), 'ContactsTab') },
+  { value: 'contacts', label: 'Contacts', Panel: named(() => import('../tabs/contacts/contacts-tab'), 'ContactsTab') },
   { value: 'homepage', label: 'Homepage', Panel: named(() => import('../tabs/homepage/homepage-tab'), 'HomepageTab') },
   { value: 'services', label: 'Services', Panel: named(() => import('../tabs/services/services-tab'), 'ServicesTab') },
   { value: 'documents', label: 'Documents', Panel: named(() => import('../tabs/pending-tab'), 'DocumentsTab') },
@@ -62,6 +63,7 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
             {TABS.map((t) => (
               <TabsTrigger key={t.value} value={t.value}>
                 {t.label}
+                {t.value === 'contacts' && user && <NewInquiriesCount />}
               </TabsTrigger>
             ))}
           </TabsList>

@@ -11,15 +11,6 @@ function Pending({ title, text }: { title: string; text: string }) {
   );
 }
 
-export function ContactsTab() {
-  return (
-    <Pending
-      title="Contacts"
-      text="Contact submissions and the business contact information editor are not available in this version yet. Submissions are kept safely on the server."
-    />
-  );
-}
-
 export function DocumentsTab() {
   return <Pending title="Documents" text="Uploading and managing capability documents is not available in this version yet." />;
 }

@@ -1,5 +1,5 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { cn } from './cn';
 
 interface DialogProps {
@@ -15,12 +15,26 @@ interface DialogProps {
 
 /** A modal with a title (and description) wired for screen readers; Escape and the ✕ close it. */
 export function Dialog({ open, onOpenChange, title, description, children, role = 'dialog', className }: DialogProps) {
+  // Opened from code (no Radix trigger), the dialog would hand focus to <body> on closing: give it
+  // back to whatever had it when the dialog opened, as a keyboard user expects.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
         <DialogPrimitive.Content
           role={role}
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            const el = opener.current;
+            opener.current = null;
+            if (el?.isConnected) {
+              event.preventDefault();
+              el.focus();
+            }
+          }}
           {...(description ? {} : { 'aria-describedby': undefined })}
           className={cn(
             'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[min(42rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl',

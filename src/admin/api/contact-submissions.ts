@@ -1,0 +1,46 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api-client';
+import { LIMITS, type SubmissionStatus } from '../../shared/constants';
+import type { ResponseView, SubmissionView } from '../../server/services/contact-submissions';
+import { useAdminMutation } from './mutation';
+
+/** Dates travel as ISO strings. */
+type Dated<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+export type ContactResponse = Dated<Omit<ResponseView, 'delivery'>> & { delivery: Dated<NonNullable<ResponseView['delivery']>> | null };
+export type Submission = Dated<Omit<SubmissionView, 'responses'>> & { responses: ContactResponse[] };
+
+export const submissionKeys = { list: ['admin', 'contact-submissions'] as const };
+
+/** GET /api/contact-submissions, polled every 30 s (SPEC 2.15, 9). */
+export const submissionsQuery = queryOptions({
+  queryKey: submissionKeys.list,
+  queryFn: () => api.get<Submission[]>('/api/contact-submissions'),
+  refetchInterval: LIMITS.submissionPollMs,
+});
+
+export function useSetSubmissionStatus() {
+  return useAdminMutation<{ id: number; status: SubmissionStatus }, Submission>({
+    mutationFn: ({ id, status }) => api.patch<Submission>(`/api/contact-submissions/${id}/status`, { status }),
+    invalidate: [submissionKeys.list],
+    success: 'Status updated',
+    failure: 'Failed to update status. Please try again.',
+  });
+}
+
+export function useRespond() {
+  return useAdminMutation<{ id: number; message: string }, Submission>({
+    mutationFn: ({ id, message }) => api.post<Submission>(`/api/contact-submissions/${id}/respond`, { message }),
+    invalidate: [submissionKeys.list],
+    success: 'Response sent',
+    failure: 'Failed to send response. Please try again.',
+  });
+}
+
+export function useSetSpam() {
+  return useAdminMutation<{ id: number; isSpam: boolean }, Submission>({
+    mutationFn: ({ id, isSpam }) => api.patch<Submission>(`/api/contact-submissions/${id}/spam`, { isSpam }),
+    invalidate: [submissionKeys.list],
+    success: (v) => (v.isSpam ? 'Moved to Spam' : 'Moved to the inbox'),
+    failure: 'Failed to update status. Please try again.',
+  });
+}

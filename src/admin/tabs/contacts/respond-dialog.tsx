@@ -1,0 +1,126 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Textarea } from '../../../components/ui/textarea';
+import { contactResponseSchema, type ContactResponseInput } from '../../../shared/schemas/contact-submission';
+import { useRespond, type Submission } from '../../api/contact-submissions';
+import { formatDateTime } from '../../components/load-state';
+import { DeliveryBadge } from './delivery';
+
+/**
+ * SPEC 2.15 Respond dialog: the original message, its sender and date, earlier responses with
+ * their sent times (and whether their e-mail arrived), and 'Your Response'. Everything the
+ * visitor wrote is shown as text.
+ */
+export function RespondDialog({ submission, onClose }: { submission: Submission | null; onClose: () => void }) {
+  return (
+    <Dialog open={submission !== null} onOpenChange={(open) => !open && onClose()} title={submission ? `Respond to ${submission.name}` : 'Respond'} className="w-[min(48rem,calc(100vw-2rem))]">
+      {submission && <RespondBody key={submission.id} submission={submission} onClose={onClose} />}
+    </Dialog>
+  );
+}
+
+function RespondBody({ submission: s, onClose }: { submission: Submission; onClose: () => void }) {
+  const id = useId();
+  const respond = useRespond();
+  const form = useForm<ContactResponseInput>({ resolver: zodResolver(contactResponseSchema), defaultValues: { message: '' }, mode: 'onChange' });
+  const text = form.watch('message');
+  const error = form.formState.errors.message?.message;
+  const sending = respond.isPending || form.formState.isSubmitting;
+  const submit = form.handleSubmit(async ({ message }) => {
+    await respond.mutateAsync({ id: s.id, message }).then(onClose, () => undefined);
+  });
+
+  return (
+    <div className="space-y-5 text-sm">
+      <section aria-labelledby={`${id}-original`} className="rounded-md border border-line bg-surface p-4">
+        <h3 id={`${id}-original`} className="font-semibold text-ink">
+          Original message
+        </h3>
+        <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[7rem_1fr]">
+          <dt className="text-muted">From</dt>
+          <dd className="break-words">
+            {s.name} &lt;{s.email}&gt;
+          </dd>
+          {s.company && (
+            <>
+              <dt className="text-muted">Company</dt>
+              <dd className="break-words">{s.company}</dd>
+            </>
+          )}
+          {s.phone && (
+            <>
+              <dt className="text-muted">Phone</dt>
+              <dd className="break-words">{s.phone}</dd>
+            </>
+          )}
+          <dt className="text-muted">Received</dt>
+          <dd>{formatDateTime(s.createdAt)}</dd>
+        </dl>
+        <p className="mt-3 break-words whitespace-pre-line text-ink">{s.message}</p>
+      </section>
+
+      <section aria-labelledby={`${id}-previous`}>
+        <h3 id={`${id}-previous`} className="font-semibold text-ink">
+          Previous responses
+        </h3>
+        {s.responses.length === 0 ? (
+          <p className="mt-1 text-muted">No responses yet.</p>
+        ) : (
+          <ol className="mt-2 space-y-3">
+            {s.responses.map((r) => (
+              <li key={r.id} className="rounded-md border border-line p-3">
+                <div className="flex flex-wrap items-center gap-2 text-xs text-muted">
+                  <span>Sent {formatDateTime(r.sentAt)}</span>
+                  {r.sentBy && <span>by {r.sentBy}</span>}
+                  <DeliveryBadge delivery={r.delivery} />
+                </div>
+                <p className="mt-2 break-words whitespace-pre-line text-ink">{r.message}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+
+      {s.isSpam ? (
+        <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900">
+          This inquiry is in Spam. Mark it &lsquo;Not spam&rsquo; before replying.
+        </p>
+      ) : (
+        <form noValidate onSubmit={submit}>
+          <fieldset disabled={sending} className="space-y-2">
+            <label htmlFor={`${id}-response`} className="block font-medium text-ink">
+              Your Response
+            </label>
+            <Textarea
+              id={`${id}-response`}
+              rows={6}
+              maxLength={10_000}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`}
+              {...form.register('message')}
+            />
+            <p id={`${id}-help`} className="text-xs text-muted">
+              Sent by e-mail to {s.email}, with the active response template; their reply comes back to the business mailbox.
+            </p>
+            {error && text.length > 0 && (
+              <p id={`${id}-error`} className="text-danger">
+                {error}
+              </p>
+            )}
+            <div className="flex gap-2 pt-2">
+              <Button type="submit" disabled={sending || text.trim() === ''}>
+                {sending ? 'Sending...' : 'Send'}
+              </Button>
+              <Button variant="secondary" onClick={onClose}>
+                Cancel
+              </Button>
+            </div>
+          </fieldset>
+        </form>
+      )}
+    </div>
+  );
+}

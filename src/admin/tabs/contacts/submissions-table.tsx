@@ -1,0 +1,98 @@
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Select } from '../../../components/ui/select';
+import { SUBMISSION_STATUSES, type SubmissionStatus } from '../../../shared/constants';
+import { isOverdue } from '../../../shared/leads';
+import { useSetSpam, useSetSubmissionStatus, type Submission } from '../../api/contact-submissions';
+import { formatDateTime } from '../../components/load-state';
+import { DeliveryBadge } from './delivery';
+
+export const STATUS_LABELS: Record<SubmissionStatus, string> = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed' };
+const isKnown = (s: string): s is SubmissionStatus => (SUBMISSION_STATUSES as readonly string[]).includes(s);
+
+/** SPEC 2.15: Name, Email, Company, Phone, Message (truncated), Date, Status, Actions. */
+export function SubmissionsTable({ rows, spamView, onRespond }: { rows: Submission[]; spamView: boolean; onRespond: (s: Submission) => void }) {
+  const setStatus = useSetSubmissionStatus();
+  const setSpam = useSetSpam();
+  const now = new Date();
+  return (
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Contact submissions table">
+      <table className="w-full min-w-[56rem] text-left text-sm">
+        <thead className="border-b border-line text-muted">
+          <tr>
+            {['Name', 'Email', 'Company', 'Phone', 'Message', 'Date', 'Status', 'Actions'].map((h) => (
+              <th key={h} scope="col" className="py-2 pr-3">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((s) => {
+            const overdue = isOverdue(s, now);
+            const last = s.responses.at(-1);
+            return (
+              <tr key={s.id} className={`border-b border-line align-top ${overdue ? 'bg-amber-50' : ''}`}>
+                <td className="py-2 pr-3 font-medium break-words text-ink">{s.name}</td>
+                <td className="py-2 pr-3 break-all">
+                  <a className="underline" href={`mailto:${s.email}`}>
+                    {s.email}
+                  </a>
+                </td>
+                <td className="py-2 pr-3 break-words">{s.company ?? ''}</td>
+                <td className="py-2 pr-3 break-words">{s.phone ?? ''}</td>
+                <td className="max-w-[16rem] py-2 pr-3">
+                  <p className="line-clamp-2 break-words" title={s.message}>
+                    {s.message}
+                  </p>
+                  {spamView && s.spamReason && <p className="mt-1 text-xs text-muted">Held as spam: {s.spamReason}</p>}
+                </td>
+                <td className="py-2 pr-3 whitespace-nowrap">
+                  {formatDateTime(s.createdAt)}
+                  {overdue && (
+                    <Badge className="mt-1 block w-fit bg-amber-200 text-amber-950">Overdue</Badge>
+                  )}
+                </td>
+                <td className="py-2 pr-3">
+                  <div className="flex min-w-[9rem] flex-col gap-1">
+                    {!isKnown(s.status) && <Badge tone="muted">Unknown</Badge>}
+                    <Select
+                      aria-label={`Status of ${s.name}`}
+                      value={isKnown(s.status) ? s.status : ''}
+                      disabled={setStatus.isPending}
+                      onChange={(e) => isKnown(e.target.value) && setStatus.mutate({ id: s.id, status: e.target.value })}
+                      options={[...(isKnown(s.status) ? [] : [{ value: '', label: 'Unknown' }]), ...SUBMISSION_STATUSES.map((v) => ({ value: v, label: STATUS_LABELS[v] }))]}
+                    />
+                    {last && (
+                      <span className="text-xs text-muted">
+                        {s.responses.length === 1 ? '1 reply' : `${s.responses.length} replies`} <DeliveryBadge delivery={last.delivery} />
+                      </span>
+                    )}
+                  </div>
+                </td>
+                <td className="py-2">
+                  <div className="flex flex-wrap gap-2">
+                    {spamView ? (
+                      <Button size="sm" onClick={() => setSpam.mutate({ id: s.id, isSpam: false })} disabled={setSpam.isPending} aria-label={`Not spam: ${s.name}`}>
+                        Not spam
+                      </Button>
+                    ) : (
+                      <>
+                        <Button size="sm" onClick={() => onRespond(s)} aria-label={`Respond to ${s.name}`}>
+                          Respond
+                        </Button>
+                        <Button size="sm" variant="ghost" onClick={() => setSpam.mutate({ id: s.id, isSpam: true })} disabled={setSpam.isPending} aria-label={`Move to Spam: ${s.name}`}>
+                          Spam
+                        </Button>
+                      </>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

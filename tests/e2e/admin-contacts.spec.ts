@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, openTab, test, toast, unique } from './helpers/admin';
+
+// Several saves, a mail delivery and refetches per test on a 2-core machine: triple the timeout.
+test.slow();
+
+const OUTBOX = path.resolve('.e2e-data/outbox');
+/** The .eml files the local outbox has written that contain every given text. */
+function mailsWith(...texts: string[]): string[] {
+  if (!fs.existsSync(OUTBOX)) return [];
+  return fs
+    .readdirSync(OUTBOX)
+    .filter((f) => f.endsWith('.eml'))
+    .map((f) => fs.readFileSync(path.join(OUTBOX, f), 'utf8').replace(/=\r?\n/g, ''))
+    .filter((eml) => texts.every((t) => eml.includes(t)));
+}
+
+async function submitThroughApi(page: Page, body: Record<string, unknown>) {
+  const res = await page.request.post('/api/contact', { data: { email: 'buyer@agency.gov', message: 'We need forty laptops by June.', elapsedMs: 10_000, ...body } });
+  expect(res.status()).toBe(201);
+}
+
+test('[ADMIN][CONTACTS]: a message from the public form reaches the tab and the staff; status, reply, and the reply in the outbox', async ({ page }) => {
+  const id = unique();
+  const name = `Jane Buyer ${id}`;
+  const email = `jane.${id}@agency.gov`;
+  await page.goto('/contact');
+  await page.getByLabel('Full Name').fill(name);
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByLabel('Company (Optional)').fill('Department of Veterans Affairs');
+  await page.getByLabel('Message').fill(`Quote <b>forty</b> laptops, ref ${id}.`);
+  // A person takes longer than the form's minimum fill time; quicker sends are held as spam.
+  await page.waitForTimeout(3000);
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+  // The staff's notification, Reply-To the visitor, written by the mail worker.
+  await expect.poll(() => mailsWith(`ref ${id}`, 'Subject: New inquiry from').length, { timeout: 20_000 }).toBe(1);
+  expect(mailsWith(`ref ${id}`, 'Subject: New inquiry from')[0]).toMatch(new RegExp(`^Reply-To: ${email.replace(/\./g, '\\.')}$`, 'm'));
+
+  await openTab(page, 'Contacts');
+  await expect(page.getByRole('tab', { name: /Contacts \(\d+ new\)/ })).toBeVisible();
+  await expect(page.getByText(/\d+ new inquir(y|ies)/)).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(row).toBeVisible();
+  // Shown as text, never as HTML.
+  await expect(row.getByText(`Quote <b>forty</b> laptops, ref ${id}.`)).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Department of Veterans Affairs' })).toBeVisible();
+
+  const status = row.getByRole('combobox', { name: `Status of ${name}` });
+  await expect(status).toHaveValue('pending');
+  await status.selectOption('completed');
+  await expect(toast(page)).toContainText('Status updated');
+  await expect(status).toHaveValue('completed');
+
+  await row.getByRole('button', { name: `Respond to ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Respond to ${name}` });
+  await expect(dialog.getByText(`Quote <b>forty</b> laptops, ref ${id}.`)).toBeVisible();
+  await expect(dialog.getByText(`${name} <${email}>`)).toBeVisible();
+  await expect(dialog.getByText('No responses yet.')).toBeVisible();
+  const send = dialog.getByRole('button', { name: 'Send' });
+  await expect(send).toBeDisabled();
+  await dialog.getByLabel('Your Response').fill('   ');
+  await expect(send).toBeDisabled();
+  await dialog.getByLabel('Your Response').fill(`Thank you, a quote for ref ${id} follows.`);
+  await expect(send).toBeEnabled();
+  await send.click();
+  await expect(toast(page)).toContainText('Response sent');
+  await expect(dialog).toBeHidden();
+
+  // The reply in the outbox: to the visitor, threaded under the inquiry.
+  await expect.poll(() => mailsWith(`a quote for ref ${id} follows`).length, { timeout: 20_000 }).toBe(1);
+  const reply = mailsWith(`a quote for ref ${id} follows`)[0]!;
+  expect(reply).toMatch(new RegExp(`^To: ${email.replace(/\./g, '\\.')}$`, 'm'));
+  expect(reply).toMatch(/^In-Reply-To: <inquiry\./m);
+
+  // The earlier response, its time and its delivery state, once the worker has sent it.
+  await expect(async () => {
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Respond to ${name}` }).click();
+    await expect(page.getByRole('dialog').getByText('E-mail: Delivered')).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
+  const again = page.getByRole('dialog', { name: `Respond to ${name}` });
+  await expect(again.getByText(`Thank you, a quote for ref ${id} follows.`)).toBeVisible();
+  await expect(again.getByText(/^Sent \w{3} \d{1,2}, \d{4}/)).toBeVisible();
+  await expect(again.getByText('by admin')).toBeVisible();
+});
+
+test("[ADMIN][CONTACTS]: suspected spam waits in the Spam view until marked 'Not spam'; search and status filter; CSV export", async ({ page }) => {
+  const id = unique();
+  await submitThroughApi(page, { name: `Spammy ${id}`, website: 'http://bot.example' });
+  await submitThroughApi(page, { name: `Searchable ${id}`, company: '=HYPERLINK("x")' });
+  await openTab(page, 'Contacts');
+  await expect(page.getByRole('row').filter({ hasText: `Searchable ${id}` })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: `Spammy ${id}` })).toHaveCount(0);
+
+  await page.getByRole('button', { name: /^Spam \(\d+\)$/ }).click();
+  const spamRow = page.getByRole('row').filter({ hasText: `Spammy ${id}` });
+  await expect(spamRow.getByText('Held as spam: honeypot')).toBeVisible();
+  await spamRow.getByRole('button', { name: `Not spam: Spammy ${id}` }).click();
+  await expect(toast(page)).toContainText('Moved to the inbox');
+  await expect(spamRow).toHaveCount(0);
+  await page.getByRole('button', { name: 'Inbox' }).click();
+  await expect(page.getByRole('row').filter({ hasText: `Spammy ${id}` })).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search submissions' }).fill(`searchable ${id}`);
+  await expect(page.getByRole('row')).toHaveCount(2); // header + the match
+  await page.getByLabel('Status', { exact: true }).selectOption('completed');
+  await expect(page.getByText('No submissions match these filters.')).toBeVisible();
+  await page.getByLabel('Status', { exact: true }).selectOption('all');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export CSV' }).click();
+  const file = await (await download).path();
+  const csv = fs.readFileSync(file, 'utf8');
+  expect(csv).toContain(`"Searchable ${id}"`);
+  expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
+  expect(csv).not.toContain(`Spammy ${id}`);
+});
+
+test('[ADMIN][CONTACTS][A11Y]: at 390 px the tab and the Respond dialog fit, work by keyboard and have no axe violations', async ({ page }) => {
+  const id = unique();
+  await submitThroughApi(page, { name: `Narrow ${id}` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openTab(page, 'Contacts');
+  await expect(page.getByRole('row').filter({ hasText: `Narrow ${id}` })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+
+  const respond = page.getByRole('button', { name: `Respond to Narrow ${id}` });
+  await respond.focus();
+  await expect(respond).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: `Respond to Narrow ${id}` });
+  await expect(dialog).toBeVisible();
+  expect((await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.map((v) => v.id)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(respond).toBeFocused();
+});
