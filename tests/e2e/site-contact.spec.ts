@@ -45,6 +45,21 @@ test.describe('[SITE][CONTACT] form', () => {
     await expect(page.getByText('Message must be at least 10 characters', { exact: true })).toHaveCount(0);
   });
 
+  test('the screen-reader summary forgets each field once it is corrected', async ({ page }) => {
+    await page.goto('/contact');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    const summary = page.getByRole('form', { name: 'Contact form' }).locator('[aria-live="assertive"]');
+    await expect(summary).toHaveText(/^3 fields need attention: Name must be at least 2 characters\. Please enter a valid email address\. Message must be at least 10 characters\.$/);
+    await page.getByLabel('Full Name').fill('Jane Buyer');
+    await expect(summary).toHaveText('2 fields need attention: Please enter a valid email address. Message must be at least 10 characters.');
+    await page.getByLabel('Email Address').fill('jane@agency.gov');
+    await expect(summary).toHaveText('One field needs attention: Message must be at least 10 characters.');
+    await page.getByLabel('Message').fill('Long enough now');
+    await expect(summary).toHaveText('');
+    // The hint about solicitation numbers belongs to the message, before sending.
+    await expect(page.getByLabel('Message')).toHaveAccessibleDescription('For urgent requirements, include your solicitation or RFQ number in your message.');
+  });
+
   test('sends, shows Sending..., the Thank You panel for 5 s, then an empty form', async ({ page }) => {
     await page.goto('/contact');
     await page.getByLabel('Full Name').fill('Jane Buyer');
@@ -70,6 +85,8 @@ test.describe('[SITE][CONTACT] form', () => {
     const shownAt = Date.now();
     await expect(page.getByText("Your message has been sent successfully. We'll get back to you within 24 hours during business days.")).toBeVisible();
     await expect(page.getByText("What's next?")).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Thank You!' })).toContainText('A member of our team will review your message and reply by email to the address you gave.');
+    await expect(page.getByRole('status').filter({ hasText: 'Thank You!' })).not.toContainText('when we reply');
     await expect(thanks).toBeHidden({ timeout: 8000 });
     expect(Date.now() - shownAt).toBeGreaterThan(4000);
     await expect(page.getByLabel('Full Name')).toHaveValue('');

@@ -2,6 +2,13 @@ import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type Fo
 import { CONTACT_RULES, contactErrors, type ContactField } from '../../shared/contact-rules';
 
 type Values = Required<{ [K in ContactField]: string }>;
+
+/** The spoken summary of the invalid fields, or '' when there are none. */
+function summary(errors: Partial<Record<ContactField, string>>): string {
+  const invalid = Object.keys(errors) as ContactField[];
+  if (invalid.length === 0) return '';
+  return `${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => errors[f]).join('. ')}.`;
+}
 const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
 
 const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: string; required?: boolean }[] = [
@@ -69,7 +76,12 @@ function ContactFormInner({ successMs }: { successMs: number }) {
   const onChange = (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     const next = { ...values, [e.target.name]: e.target.value };
     setValues(next);
-    if (validated) setErrors(contactErrors(next));
+    if (!validated) return;
+    const found = contactErrors(next);
+    setErrors(found);
+    // The screen-reader summary follows the fields: a corrected field leaves it, and it empties
+    // once all are valid. The same text is not announced again while nothing changes.
+    if (announcement) setAnnouncement(summary(found));
   };
 
   const onSubmit = async (e: FormEvent) => {
@@ -79,7 +91,7 @@ function ContactFormInner({ successMs }: { successMs: number }) {
     setErrors(found);
     const invalid = Object.keys(found) as ContactField[];
     if (invalid.length > 0) {
-      setAnnouncement(`${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => found[f]).join('. ')}.`);
+      setAnnouncement(summary(found));
       form.current?.querySelector<HTMLElement>(`[name="${invalid[0]}"]`)?.focus();
       return;
     }
@@ -120,8 +132,8 @@ function ContactFormInner({ successMs }: { successMs: number }) {
         <h3 ref={thanks} tabIndex={-1} className="text-2xl font-bold text-ink focus:outline-none">Thank You!</h3>
         <p className="mt-3">Your message has been sent successfully. We'll get back to you within 24 hours during business days.</p>
         <p className="mt-4 text-sm">
-          <strong className="text-ink">What's next?</strong> A member of our team will review your message and reply by email. For urgent
-          requirements, include your solicitation or RFQ number when we reply.
+          <strong className="text-ink">What's next?</strong> A member of our team will review your message and reply by email to the
+          address you gave.
         </p>
       </div>
     );
@@ -156,7 +168,10 @@ function ContactFormInner({ successMs }: { successMs: number }) {
         </div>
         <div>
           <label htmlFor="contact-message" className="field-label">Message</label>
-          <textarea {...field('message')} rows={5} aria-required />
+          <textarea {...field('message')} rows={5} aria-required aria-describedby={errors.message ? 'contact-message-error contact-message-help' : 'contact-message-help'} />
+          <p id="contact-message-help" className="mt-1.5 text-sm text-muted">
+            For urgent requirements, include your solicitation or RFQ number in your message.
+          </p>
           {error('message')}
         </div>
         {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
