@@ -1,0 +1,23 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { deleteEmailTemplate, updateEmailTemplate } from '../../../../server/services/email-templates';
+import { emailTemplatePatchSchema } from '../../../../shared/schemas/email-template';
+
+export const prerender = false;
+
+export const PATCH = defineHandler(async ({ params, request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const id = parseId(params.id);
+  const patch = emailTemplatePatchSchema.parse(await readJson(request));
+  return json(await updateEmailTemplate(await getDb(), id, patch, actor));
+});
+
+export const DELETE = defineHandler(async ({ params, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  await deleteEmailTemplate(await getDb(), parseId(params.id), actor);
+  return json({ success: true });
+});
+
+export const ALL = methodNotAllowed(['PATCH', 'DELETE']);

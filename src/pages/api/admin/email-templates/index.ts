@@ -1,0 +1,21 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, methodNotAllowed, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { createEmailTemplate, listEmailTemplates } from '../../../../server/services/email-templates';
+import { emailTemplateSchema } from '../../../../shared/schemas/email-template';
+
+export const prerender = false;
+
+export const GET = defineHandler(async ({ locals }) => {
+  requireAdmin(locals);
+  return json(await listEmailTemplates(await getDb()));
+});
+
+export const POST = defineHandler(async ({ request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const input = emailTemplateSchema.parse(await readJson(request));
+  return json(await createEmailTemplate(await getDb(), input, actor), { status: 201 });
+});
+
+export const ALL = methodNotAllowed(['GET', 'POST']);

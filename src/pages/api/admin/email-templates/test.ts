@@ -1,0 +1,17 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, methodNotAllowed, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { sendTemplateTest } from '../../../../server/services/email-templates';
+import { templateTestSchema } from '../../../../shared/schemas/email-template';
+
+export const prerender = false;
+
+/** 'Send test e-mail': the dialog's template with sample content, to the administrator (202: queued). */
+export const POST = defineHandler(async ({ request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const { template, to } = templateTestSchema.parse(await readJson(request));
+  return json(await sendTemplateTest(await getDb(), template, actor, to), { status: 202 });
+});
+
+export const ALL = methodNotAllowed(['POST']);

@@ -1,0 +1,74 @@
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import type { TemplateType } from '../../shared/constants';
+import { renderSample } from '../../shared/email/render';
+import type { EmailTemplateValues, emailTemplatePatchSchema } from '../../shared/schemas/email-template';
+import type { z } from 'zod';
+import type { Db, Tx } from '../db/client';
+import { emailTemplates, users, type EmailTemplate } from '../db/schema';
+import { HttpError } from '../http';
+import { enqueueMail } from '../mail/outbox';
+import { recordAudit, type Actor } from './audit';
+import { renderContext } from './lead-mail';
+import { createRow, deleteRow, updateRow } from './versioned';
+
+const NOT_FOUND = 'Email template not found';
+
+/** Every template: by type, the active one first, then the most recently changed. */
+export function listEmailTemplates(db: Db) {
+  return db.select().from(emailTemplates).orderBy(asc(emailTemplates.templateType), desc(emailTemplates.isActive), desc(emailTemplates.updatedAt), desc(emailTemplates.id));
+}
+
+/**
+ * One active template per type (DECISIONS.md): activating one deactivates the others of its type
+ * in the same transaction, before the write, so the partial unique index never sees two.
+ */
+async function deactivateOthers(tx: Tx, actor: Actor, type: TemplateType, keepId?: number) {
+  const where = keepId
+    ? and(eq(emailTemplates.templateType, type), eq(emailTemplates.isActive, true), ne(emailTemplates.id, keepId))
+    : and(eq(emailTemplates.templateType, type), eq(emailTemplates.isActive, true));
+  const others = await tx.update(emailTemplates).set({ isActive: false, version: sql`${emailTemplates.version} + 1` }).where(where).returning();
+  for (const row of others) {
+    await recordAudit(tx, actor, { action: 'update', entity: 'email-template', entityId: row.id, before: { isActive: true }, after: { isActive: false } });
+  }
+}
+
+export function createEmailTemplate(db: Db, input: EmailTemplateValues, actor: Actor) {
+  return createRow<EmailTemplate>(db, emailTemplates, input, {
+    actor,
+    entity: 'email-template',
+    beforeWrite: (tx) => (input.isActive ? deactivateOthers(tx, actor, input.templateType) : Promise.resolve()),
+  });
+}
+
+export async function updateEmailTemplate(db: Db, id: number, patch: z.output<typeof emailTemplatePatchSchema>, actor: Actor) {
+  const { after } = await updateRow<EmailTemplate>(db, emailTemplates, id, patch, {
+    actor,
+    entity: 'email-template',
+    notFound: NOT_FOUND,
+    prepare: async (tx, row, values) => {
+      const type = (values.templateType as TemplateType | undefined) ?? row.templateType;
+      const active = (values.isActive as boolean | undefined) ?? row.isActive;
+      if (active) await deactivateOthers(tx, actor, type, id);
+      return values;
+    },
+  });
+  return after;
+}
+
+/** Deleting the active template leaves its type on the built-in default look. */
+export function deleteEmailTemplate(db: Db, id: number, actor: Actor) {
+  return deleteRow<EmailTemplate>(db, emailTemplates, id, { actor, entity: 'email-template', notFound: NOT_FOUND });
+}
+
+/** Queues the template, rendered with sample content, to `to` or the administrator's own address. */
+export async function sendTemplateTest(db: Db, template: EmailTemplateValues, actor: Actor, to?: string): Promise<{ to: string }> {
+  let recipient = to;
+  if (!recipient) {
+    const [me] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.id));
+    recipient = me?.email;
+  }
+  if (!recipient) throw new HttpError(400, 'Please enter a valid email address');
+  const mail = renderSample(template, template.templateType, renderContext());
+  await enqueueMail(db, { kind: 'template.test', to: recipient, ...mail, subject: `[Test] ${mail.subject}` });
+  return { to: recipient };
+}
