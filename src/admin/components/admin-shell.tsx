@@ -20,7 +20,7 @@ const TABS: { value: string; label: string; Panel: Lazy }[] = [
   { value: 'about', label: 'About', Panel: named(() => import('../tabs/about/about-tab'), 'AboutTab') },
   { value: 'blog', label: 'Blog', Panel: named(() => import('../tabs/blog/blog-tab'), 'BlogTab') },
   { value: 'account', label: 'Account', Panel: lazy(() => import('../tabs/account/account-tab')) },
-  { value: 'templates', label: 'Templates', Panel: named(() => import('../tabs/pending-tab'), 'TemplatesTab') },
+  { value: 'templates', label: 'Templates', Panel: named(() => import('../tabs/templates/templates-tab'), 'TemplatesTab') },
 ];
 
 function tabFromHash(): string {

@@ -14,7 +14,3 @@ function Pending({ title, text }: { title: string; text: string }) {
 export function DocumentsTab() {
   return <Pending title="Documents" text="Uploading and managing capability documents is not available in this version yet." />;
 }
-
-export function TemplatesTab() {
-  return <Pending title="Templates" text="Editing e-mail templates is not available in this version yet; the default templates are used." />;
-}

@@ -21,7 +21,7 @@ export function SubmissionsTable({ rows, spamView, onRespond }: { rows: Submissi
         <thead className="border-b border-line text-muted">
           <tr>
             {['Name', 'Email', 'Company', 'Phone', 'Message', 'Date', 'Status', 'Actions'].map((h) => (
-              <th key={h} scope="col" className="py-2 pr-3">
+              <th key={h} scope="col" className="py-2 pr-3 whitespace-nowrap">
                 {h}
               </th>
             ))}

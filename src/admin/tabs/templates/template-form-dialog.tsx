@@ -1,0 +1,208 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useMemo, useState } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Select } from '../../../components/ui/select';
+import { Switch } from '../../../components/ui/switch';
+import { Textarea } from '../../../components/ui/textarea';
+import { FONT_STACKS, TEMPLATE_TYPES } from '../../../shared/constants';
+import { renderSample } from '../../../shared/email/render';
+import { DEFAULT_TEMPLATE } from '../../../shared/fallbacks';
+import { SITE } from '../../../shared/site-config';
+import { FONT_LABELS, emailTemplateSchema, type EmailTemplateInput, type EmailTemplateValues } from '../../../shared/schemas/email-template';
+import { useSaveTemplate, useSendTestEmail, type EmailTemplate } from '../../api/email-templates';
+
+export const TYPE_LABELS = { contact_notification: 'Contact notification', contact_response: 'Contact response' } as const;
+
+const COLORS = [
+  ['headerBgColor', 'Header background'],
+  ['headerTextColor', 'Header text'],
+  ['contentBgColor', 'Content background'],
+  ['contentTextColor', 'Content text'],
+  ['accentColor', 'Accent'],
+] as const;
+
+/** Form values: every field as the inputs hold it (text), logo empty for none. */
+function toForm(t: EmailTemplate | undefined): EmailTemplateInput {
+  const origin = typeof window === 'undefined' ? DEFAULT_TEMPLATE.signatureWebsite : window.location.origin;
+  return {
+    templateType: t?.templateType ?? 'contact_response',
+    name: t?.name ?? '',
+    headerBgColor: t?.headerBgColor ?? DEFAULT_TEMPLATE.headerBgColor,
+    headerTextColor: t?.headerTextColor ?? DEFAULT_TEMPLATE.headerTextColor,
+    contentBgColor: t?.contentBgColor ?? DEFAULT_TEMPLATE.contentBgColor,
+    contentTextColor: t?.contentTextColor ?? DEFAULT_TEMPLATE.contentTextColor,
+    accentColor: t?.accentColor ?? DEFAULT_TEMPLATE.accentColor,
+    fontFamily: (t?.fontFamily ?? DEFAULT_TEMPLATE.fontFamily) as EmailTemplateInput['fontFamily'],
+    companyLogo: t?.companyLogo ?? '',
+    footerText: t?.footerText ?? DEFAULT_TEMPLATE.footerText,
+    signatureName: t?.signatureName ?? DEFAULT_TEMPLATE.signatureName,
+    signatureEmail: t?.signatureEmail ?? DEFAULT_TEMPLATE.signatureEmail,
+    signatureWebsite: t?.signatureWebsite ?? origin,
+    isActive: t?.isActive ?? false,
+  };
+}
+
+/** SPEC 2.15 template dialog: the spec's fields and defaults, a live preview, and 'Send test e-mail'. */
+export function TemplateFormDialog({ template, onClose }: { template: EmailTemplate | 'new' | null; onClose: () => void }) {
+  const current = template === 'new' ? undefined : (template ?? undefined);
+  return (
+    <Dialog
+      open={template !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title={current ? 'Edit Email Template' : 'New Email Template'}
+      className="w-[min(72rem,calc(100vw-2rem))]"
+    >
+      {template !== null && <TemplateForm key={current ? `${current.id}-${current.version}` : 'new'} current={current} onClose={onClose} />}
+    </Dialog>
+  );
+}
+
+function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined; onClose: () => void }) {
+  const prefix = useId();
+  const save = useSaveTemplate();
+  const test = useSendTestEmail();
+  const form = useForm<EmailTemplateInput, unknown, EmailTemplateValues>({
+    resolver: zodResolver(emailTemplateSchema) as Resolver<EmailTemplateInput, unknown, EmailTemplateValues>,
+    defaultValues: toForm(current),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { register, control, formState, handleSubmit } = form;
+  const [view, setView] = useState<'html' | 'text'>('html');
+  const values = useWatch({ control }) as EmailTemplateInput;
+  // The preview shows exactly what would be sent; an unfinished colour shows the default until valid.
+  const preview = useMemo(() => {
+    const parsed = emailTemplateSchema.safeParse(values);
+    const look = parsed.success ? parsed.data : { ...DEFAULT_TEMPLATE, ...values, companyLogo: values.companyLogo || null };
+    return renderSample(look as EmailTemplateValues, (values.templateType ?? 'contact_response') as EmailTemplateValues['templateType'], {
+      siteName: SITE.name,
+      siteUrl: typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
+    });
+  }, [values]);
+
+  const field = (name: keyof EmailTemplateInput) => {
+    const id = `${prefix}-${name}`;
+    const error = formState.errors[name]?.message as string | undefined;
+    return { id, error, props: { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${id}-error` : undefined } };
+  };
+  const errorText = (f: ReturnType<typeof field>) =>
+    f.error ? (
+      <p id={`${f.id}-error`} className="mt-1 text-sm text-danger">
+        {f.error}
+      </p>
+    ) : null;
+  const text = (name: keyof EmailTemplateInput, label: string, opts: { type?: string; help?: string } = {}) => {
+    const f = field(name);
+    return (
+      <div>
+        <label htmlFor={f.id} className="mb-1 block text-sm font-medium text-ink">
+          {label}
+        </label>
+        <Input {...f.props} type={opts.type ?? 'text'} {...register(name)} />
+        {opts.help && <p className="mt-1 text-xs text-muted">{opts.help}</p>}
+        {errorText(f)}
+      </div>
+    );
+  };
+
+  const submit = handleSubmit(async (data) => {
+    await save.mutateAsync({ id: current?.id, version: current?.version, values: data }).then(onClose, () => undefined);
+  });
+  const sendTest = handleSubmit((data) => test.mutate(data));
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <form noValidate onSubmit={submit}>
+        <fieldset disabled={formState.isSubmitting} className="space-y-4">
+          {text('name', 'Template name')}
+          <div>
+            <label htmlFor={field('templateType').id} className="mb-1 block text-sm font-medium text-ink">
+              Template type
+            </label>
+            <Select {...field('templateType').props} options={TEMPLATE_TYPES.map((v) => ({ value: v, label: TYPE_LABELS[v] }))} {...register('templateType')} />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {COLORS.map(([name, label]) => {
+              const f = field(name);
+              const value = values[name] ?? '';
+              return (
+                <div key={name}>
+                  <label htmlFor={f.id} className="mb-1 block text-sm font-medium text-ink">
+                    {label} colour
+                  </label>
+                  <div className="flex items-center gap-2">
+                    <span aria-hidden="true" className="h-9 w-9 shrink-0 rounded border border-slate-400" style={{ background: /^#[0-9a-f]{6}$/i.test(value) ? value : 'transparent' }} />
+                    <Input {...f.props} maxLength={7} spellCheck={false} {...register(name)} />
+                  </div>
+                  {errorText(f)}
+                </div>
+              );
+            })}
+          </div>
+          <div>
+            <label htmlFor={field('fontFamily').id} className="mb-1 block text-sm font-medium text-ink">
+              Font
+            </label>
+            <Select {...field('fontFamily').props} options={FONT_STACKS.map((v) => ({ value: v, label: FONT_LABELS[v] }))} {...register('fontFamily')} />
+            {errorText(field('fontFamily'))}
+          </div>
+          {text('companyLogo', 'Company logo URL (optional)', { help: 'An https:// image address, or a path on this site such as /uploads/logo.png.' })}
+          <div>
+            <label htmlFor={field('footerText').id} className="mb-1 block text-sm font-medium text-ink">
+              Footer text
+            </label>
+            <Textarea {...field('footerText').props} rows={3} {...register('footerText')} />
+            {errorText(field('footerText'))}
+          </div>
+          {text('signatureName', 'Signature name')}
+          {text('signatureEmail', 'Signature email', { type: 'email' })}
+          {text('signatureWebsite', 'Signature website', { type: 'url' })}
+          <div className="flex items-center gap-3">
+            <Controller
+              control={control}
+              name="isActive"
+              render={({ field: f }) => <Switch id={`${prefix}-isActive`} checked={Boolean(f.value)} onCheckedChange={f.onChange} />}
+            />
+            <label htmlFor={`${prefix}-isActive`} className="text-sm font-medium">
+              Make this the active template for this type
+            </label>
+          </div>
+          <div className="flex flex-wrap gap-2 pt-2">
+            <Button type="submit">{formState.isSubmitting ? 'Saving…' : current ? 'Save Changes' : 'Create Template'}</Button>
+            <Button variant="secondary" onClick={() => void sendTest()} disabled={test.isPending}>
+              {test.isPending ? 'Sending…' : 'Send test e-mail'}
+            </Button>
+            <Button variant="ghost" onClick={onClose}>
+              Cancel
+            </Button>
+          </div>
+        </fieldset>
+      </form>
+      <section aria-label="Preview" className="min-w-0">
+        <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+          <h3 className="font-semibold text-ink">Preview</h3>
+          <div role="group" aria-label="Preview part" className="flex gap-1">
+            <Button size="sm" variant={view === 'html' ? 'primary' : 'secondary'} aria-pressed={view === 'html'} onClick={() => setView('html')}>
+              HTML
+            </Button>
+            <Button size="sm" variant={view === 'text' ? 'primary' : 'secondary'} aria-pressed={view === 'text'} onClick={() => setView('text')}>
+              Plain text
+            </Button>
+          </div>
+        </div>
+        <p className="mb-2 text-sm text-muted">
+          Subject: <span className="text-ink">{preview.subject}</span>
+        </p>
+        {view === 'html' ? (
+          // sandbox without permissions: no scripts, no forms, no navigation from the preview.
+          <iframe title="E-mail preview" sandbox="" srcDoc={preview.html} className="h-[32rem] w-full rounded-md border border-line bg-white" />
+        ) : (
+          <pre className="h-[32rem] overflow-auto rounded-md border border-line bg-surface p-3 text-sm whitespace-pre-wrap">{preview.text}</pre>
+        )}
+      </section>
+    </div>
+  );
+}
