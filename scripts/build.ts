@@ -45,6 +45,7 @@ const EMPTY_CONTENT = {
   services: [],
   insights: [],
   documents: [],
+  contactInfo: null,
 };
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

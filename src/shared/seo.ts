@@ -7,8 +7,27 @@ export function absoluteUrl(path: string, site: URL | string | undefined = DEFAU
   return new URL(path, site ?? DEFAULT_SITE).toString();
 }
 
+/** What the active contact record lets the public see: its e-mail and phone, when displayed. */
+export interface PublicContact {
+  email: string;
+  telephone?: string;
+}
+
+/**
+ * The public contact details from the active contact record (display flags respected); the
+ * procurement desk's address when the record is absent or hides its e-mail.
+ */
+export function publicContact(
+  info: { email: string; phone: string; displayEmail: boolean; displayPhone: boolean } | null | undefined,
+): PublicContact {
+  return {
+    email: info?.displayEmail && info.email ? info.email : SITE.procurementEmail,
+    ...(info?.displayPhone && info.phone ? { telephone: info.phone } : {}),
+  };
+}
+
 /** Organization JSON-LD with the registrations buyers search for (NAICS, UEI, CAGE). */
-export function organizationJsonLd(site: URL | string | undefined = DEFAULT_SITE) {
+export function organizationJsonLd(site: URL | string | undefined = DEFAULT_SITE, contact: PublicContact = { email: SITE.procurementEmail }) {
   return {
     '@context': 'https://schema.org',
     '@type': 'Organization',
@@ -17,7 +36,8 @@ export function organizationJsonLd(site: URL | string | undefined = DEFAULT_SITE
     description: SITE.description,
     url: absoluteUrl('/', site),
     logo: absoluteUrl('/images/logo.svg', site),
-    email: SITE.procurementEmail,
+    email: contact.email,
+    ...(contact.telephone ? { telephone: contact.telephone } : {}),
     naics: SITE.naics.map((n) => n.code).join(', '),
     identifier: [
       { '@type': 'PropertyValue', propertyID: 'UEI', value: SITE.uei },

@@ -140,3 +140,47 @@ test('[ADMIN][CONTACTS][A11Y]: at 390 px the tab and the Respond dialog fit, wor
   await expect(dialog).toBeHidden();
   await expect(respond).toBeFocused();
 });
+
+test('[ADMIN][CONTACT-INFO]: a new contact record becomes the one displayed, and the public contact page follows it', async ({ page, browser, baseURL }) => {
+  const id = unique();
+  const email = `desk.${id}@sterling.example`;
+  const before = (await (await page.request.get('/api/admin/contact-info')).json()) as { id: number; isActive: boolean }[];
+  const original = before.find((r) => r.isActive)!;
+  await openTab(page, 'Contacts');
+  const editor = page.getByRole('region', { name: 'Business Contact Information' });
+  await expect(editor.getByText('Only one record can be active at a time', { exact: false })).toBeVisible();
+  await editor.getByRole('button', { name: 'Add Contact Information' }).click();
+  await editor.getByRole('button', { name: 'Create' }).click();
+  await expect(editor.getByText('Valid email is required')).toBeVisible();
+  await expect(editor.getByText('Phone is required')).toBeVisible();
+  await editor.getByLabel('Email', { exact: true }).fill(email);
+  await editor.getByLabel('Phone', { exact: true }).fill('(202) 555-0147');
+  await editor.getByLabel('Address', { exact: true }).fill(`1 Capitol Way ${id}\nWashington, DC 20001`);
+  await editor.getByLabel('Business hours', { exact: true }).fill('Mon–Fri 8:00 AM – 6:00 PM ET');
+  await editor.getByRole('switch', { name: 'Show the phone' }).click();
+  await editor.getByRole('button', { name: 'Create' }).click();
+  await expect(toast(page)).toContainText('Contact information created successfully');
+  const card = editor.getByRole('listitem').filter({ hasText: email });
+  await expect(card.getByText('Displayed', { exact: true })).toBeVisible();
+  await expect(editor.getByRole('listitem').filter({ hasText: 'Displayed' })).toHaveCount(1);
+  await expect(editor.getByText('Hidden', { exact: true }).first()).toBeVisible();
+
+  // A visitor's contact page: the live panel at once, and the no-script e-mail after the rebuild.
+  const visitor = await browser.newContext({ baseURL });
+  try {
+    const pub = await visitor.newPage();
+    await pub.goto('/contact');
+    const panel = pub.getByTestId('contact-info');
+    await expect(panel.getByRole('link', { name: email })).toHaveAttribute('href', `mailto:${email}`);
+    await expect(panel.getByText(`1 Capitol Way ${id}`)).toBeVisible();
+    await expect(panel.getByRole('link', { name: '(202) 555-0147' })).toHaveCount(0);
+    await expect.poll(async () => (await (await visitor.request.get('/contact')).text()).includes(`mailto:${email}`), { timeout: 60_000 }).toBe(true);
+  } finally {
+    await visitor.close();
+  }
+
+  // Leave the seeded record displayed for the other tests.
+  const list = (await (await page.request.get('/api/admin/contact-info')).json()) as { id: number; version: number }[];
+  const row = list.find((r) => r.id === original.id)!;
+  expect((await page.request.patch(`/api/admin/contact-info/${original.id}`, { data: { isActive: true, version: row.version } })).ok()).toBe(true);
+});

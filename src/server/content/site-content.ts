@@ -3,6 +3,7 @@ import { CONTENT_SECTIONS, type ContentSection } from '../../shared/constants';
 import { closeDb, getDb, type Db } from '../db/client';
 import {
   getActiveBlock,
+  getActiveContactInfo,
   getActiveHeader,
   getActiveHeaderCta,
   listDocuments,
@@ -36,6 +37,8 @@ async function collect(db: Db) {
     services: await listServices(db, { activeOnly: true }),
     insights: await listInsights(db, { publishedOnly: true }),
     documents: await listDocuments(db, { activeOnly: true }),
+    /** The active business contact record: pages that name the business's e-mail follow it. */
+    contactInfo: await getActiveContactInfo(db),
   };
 }
 

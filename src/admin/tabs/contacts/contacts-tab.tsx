@@ -9,6 +9,7 @@ import { countNew, filterLeads } from '../../../shared/leads';
 import type { SubmissionFilter } from '../../../shared/schemas/contact-submission';
 import { submissionsQuery, type Submission } from '../../api/contact-submissions';
 import { EditorCard } from '../../components/load-state';
+import { ContactInfoEditor } from './contact-info-editor';
 import { RespondDialog } from './respond-dialog';
 import { STATUS_LABELS, SubmissionsTable } from './submissions-table';
 
@@ -17,6 +18,7 @@ export function ContactsTab() {
   return (
     <div className="space-y-6">
       <SubmissionsCard />
+      <ContactInfoEditor />
     </div>
   );
 }

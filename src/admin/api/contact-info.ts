@@ -1,0 +1,27 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api-client';
+import { LIMITS } from '../../shared/constants';
+import type { ContactInfo as Row } from '../../server/db/schema';
+import { useAdminMutation } from './mutation';
+
+type Dated<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
+export type ContactInfo = Dated<Row>;
+
+export const contactInfoKeys = { list: ['admin', 'contact-info'] as const };
+
+/** GET /api/admin/contact-info, stale after 60 s (SPEC 7, 9). */
+export const contactInfoQuery = queryOptions({
+  queryKey: contactInfoKeys.list,
+  queryFn: () => api.get<ContactInfo[]>('/api/admin/contact-info'),
+  staleTime: LIMITS.adminContactInfoStaleMs,
+});
+
+export function useSaveContactInfo() {
+  return useAdminMutation<{ id?: number; version?: number; values: Record<string, unknown> }, ContactInfo>({
+    mutationFn: ({ id, version, values }) =>
+      id === undefined ? api.post<ContactInfo>('/api/admin/contact-info', values) : api.patch<ContactInfo>(`/api/admin/contact-info/${id}`, { ...values, version }),
+    invalidate: [contactInfoKeys.list],
+    success: (v) => (v.id === undefined ? 'Contact information created successfully' : 'Contact information updated successfully'),
+    failure: (v, err) => `Failed to ${v.id === undefined ? 'create' : 'update'} contact information: ${err instanceof Error ? err.message : 'Unknown error'}`,
+  });
+}

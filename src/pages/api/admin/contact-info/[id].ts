@@ -1,0 +1,17 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { updateContactInfo } from '../../../../server/services/contact-info';
+import { contactInfoPatchSchema } from '../../../../shared/schemas/contact-info';
+
+export const prerender = false;
+
+export const PATCH = defineHandler(async ({ params, request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const id = parseId(params.id);
+  const patch = contactInfoPatchSchema.parse(await readJson(request));
+  return json(await updateContactInfo(await getDb(), id, patch, actor));
+});
+
+export const ALL = methodNotAllowed(['PATCH']);

@@ -1,0 +1,21 @@
+import { requireAdmin } from '../../../../server/auth/guard';
+import { getDb } from '../../../../server/db/client';
+import { defineHandler, json, methodNotAllowed, readJson } from '../../../../server/http';
+import { actorOf } from '../../../../server/services/audit';
+import { createContactInfo, listContactInfo } from '../../../../server/services/contact-info';
+import { contactInfoSchema } from '../../../../shared/schemas/contact-info';
+
+export const prerender = false;
+
+export const GET = defineHandler(async ({ locals }) => {
+  requireAdmin(locals);
+  return json(await listContactInfo(await getDb()));
+});
+
+export const POST = defineHandler(async ({ request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const input = contactInfoSchema.parse(await readJson(request));
+  return json(await createContactInfo(await getDb(), input, actor), { status: 201 });
+});
+
+export const ALL = methodNotAllowed(['GET', 'POST']);
