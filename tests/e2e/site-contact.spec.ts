@@ -120,6 +120,10 @@ test.describe('[SITE][CONTACT] form', () => {
     await page.getByLabel('Message').fill('We need forty laptops by June.');
     await page.getByRole('button', { name: 'Send Message' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Error' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Error' })).toContainText('Failed to send message. Please try again.');
+    // Another way to reach the business, from the active contact record.
+    const info = await (await page.request.get('/api/contact-info/active')).json();
+    await expect(page.getByRole('alert').filter({ hasText: 'Error' }).getByRole('link', { name: info.email })).toHaveAttribute('href', `mailto:${info.email}`);
     await expect(page.getByLabel('Email Address')).toHaveValue('jane@agency.gov');
   });
 });

@@ -23,7 +23,7 @@ const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: 
  * You panel for 5 s, then an empty form; on failure a destructive toast and the values kept.
  * Plain state instead of react-hook-form keeps this island inside its JavaScript budget.
  */
-function ContactFormInner({ successMs }: { successMs: number }) {
+function ContactFormInner({ successMs, email }: { successMs: number; email?: string }) {
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
     if (!failure) return;
@@ -189,6 +189,12 @@ function ContactFormInner({ successMs }: { successMs: number }) {
         <div role="alert" className="fixed right-4 bottom-4 z-50 max-w-sm rounded-lg border border-red-700 bg-red-700 p-4 text-white shadow-lg">
           <p className="font-semibold">Error</p>
           <p className="mt-1 text-sm">{failure}</p>
+          {/* Whatever went wrong, the visitor learns another way to reach us (unless the message gave one). */}
+          {email && !failure.includes('@') && (
+            <p className="mt-1 text-sm">
+              You can also email us at <a className="underline" href={`mailto:${email}`}>{email}</a>.
+            </p>
+          )}
           <button type="button" onClick={() => setFailure(null)} className="mt-2 text-sm underline">Dismiss</button>
         </div>
       )}
@@ -196,9 +202,12 @@ function ContactFormInner({ successMs }: { successMs: number }) {
   );
 }
 
-/** `successMs`: how long the Thank You panel stays (SPEC 9: 5000 ms), passed in to keep constants out of the bundle. */
-export function ContactForm({ successMs }: { successMs: number }) {
+/**
+ * `successMs`: how long the Thank You panel stays (SPEC 9: 5000 ms), passed in to keep constants
+ * out of the bundle. `email`: the business's public address, offered when sending fails.
+ */
+export function ContactForm({ successMs, email }: { successMs: number; email?: string }) {
   return (
-    <ContactFormInner successMs={successMs} />
+    <ContactFormInner successMs={successMs} email={email} />
   );
 }
