@@ -9,7 +9,7 @@ export type ContactInfo = Dated<Row>;
 
 export const contactInfoKeys = { list: ['admin', 'contact-info'] as const };
 
-/** GET /api/admin/contact-info, stale after 60 s (SPEC 7, 9). */
+/** GET /api/admin/contact-info, stale after 60 s as the back office expects. */
 export const contactInfoQuery = queryOptions({
   queryKey: contactInfoKeys.list,
   queryFn: () => api.get<ContactInfo[]>('/api/admin/contact-info'),

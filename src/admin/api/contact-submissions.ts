@@ -11,7 +11,7 @@ export type Submission = Dated<Omit<SubmissionView, 'responses'>> & { responses:
 
 export const submissionKeys = { list: ['admin', 'contact-submissions'] as const };
 
-/** GET /api/contact-submissions, polled every 30 s (SPEC 2.15, 9). */
+/** GET /api/contact-submissions, polled every 30 s so new inquiries appear on their own. */
 export const submissionsQuery = queryOptions({
   queryKey: submissionKeys.list,
   queryFn: () => api.get<Submission[]>('/api/contact-submissions'),

@@ -203,7 +203,7 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
 }
 
 /**
- * `successMs`: how long the Thank You panel stays (SPEC 9: 5000 ms), passed in to keep constants
+ * `successMs`: how long the Thank You panel stays (5000 ms), passed in to keep constants
  * out of the bundle. `email`: the business's public address, offered when sending fails.
  */
 export function ContactForm({ successMs, email }: { successMs: number; email?: string }) {

@@ -13,7 +13,7 @@ export function listContactInfo(db: Db) {
 }
 
 /**
- * One active record (DECISIONS.md): activating one deactivates the others in the same
+ * One active record, kept here rather than left to the editor's help text: activating one deactivates the others in the same
  * transaction, before the write, so the partial unique index never sees two.
  */
 async function deactivateOthers(tx: Tx, actor: Actor, keepId?: number) {

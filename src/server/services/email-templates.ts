@@ -19,7 +19,7 @@ export function listEmailTemplates(db: Db) {
 }
 
 /**
- * One active template per type (DECISIONS.md): activating one deactivates the others of its type
+ * One active template per type, kept here rather than left to the dialog's switch: activating one deactivates the others of its type
  * in the same transaction, before the write, so the partial unique index never sees two.
  */
 async function deactivateOthers(tx: Tx, actor: Actor, type: TemplateType, keepId?: number) {

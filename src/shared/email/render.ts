@@ -9,7 +9,7 @@ import { DEFAULT_TEMPLATE } from '../fallbacks';
  * Browser-safe: the Templates tab renders its live preview with the same code the server sends.
  */
 
-/** The parts of a template that shape a message (SPEC 3 "Email template"). */
+/** The parts of an e-mail template that shape a message. */
 export interface TemplateLook {
   headerBgColor: string;
   headerTextColor: string;

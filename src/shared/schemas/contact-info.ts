@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_PATTERN } from '../contact-rules';
 import { patchSchema, requiredText } from './fields';
 
-/** Business contact information (SPEC 3, SPEC 5 "Contact info (admin)"); one record is active. */
+/** Business contact information as the editor and its endpoints take it; one record is active. */
 export const contactInfoSchema = z.object({
   email: z.string({ error: 'Valid email is required' }).trim().max(254, 'Valid email is required').regex(EMAIL_PATTERN, 'Valid email is required'),
   phone: requiredText('Phone is required', 50),

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { SUBMISSION_STATUSES } from '../constants';
 import { requiredText } from './fields';
 
-/** `PATCH /api/contact-submissions/{id}/status` (SPEC 4: any of the three, at any time). */
+/** `PATCH /api/contact-submissions/{id}/status` (any of the three, at any time). */
 export const submissionStatusSchema = z.object({
   status: z.enum(SUBMISSION_STATUSES, { error: 'Status must be pending, in progress or completed' }),
 });
 
-/** `POST /api/contact-submissions/{id}/respond`: the Respond dialog's 'Your Response' (SPEC 5: not blank). */
+/** `POST /api/contact-submissions/{id}/respond`: the Respond dialog's 'Your Response' (must not be blank). */
 export const contactResponseSchema = z.object({
   message: requiredText('Response must not be blank', 10_000),
 });

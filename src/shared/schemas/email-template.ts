@@ -14,7 +14,7 @@ const hexColor = (fallback: string) =>
 const ABSOLUTE_HTTP = /^https?:\/\/[^\s/?#]+\.?[^\s]*$/i;
 
 /**
- * E-mail template (SPEC 3, SPEC 5 "Email template"). A template is data placed into one fixed,
+ * E-mail template, as the Templates dialog and its endpoints take it. A template is data placed into one fixed,
  * escaped layout: colours are #RRGGBB, the font one of the five offered stacks, links http(s).
  */
 export const emailTemplateSchema = z.object({
@@ -59,7 +59,7 @@ export const templateTestSchema = z.object({
     .optional(),
 });
 
-/** The five font choices (SPEC 2.15), value → label. */
+/** The five font choices, value → label. */
 export const FONT_LABELS: Record<(typeof FONT_STACKS)[number], string> = {
   [FONT_STACKS[0]]: 'Segoe UI',
   [FONT_STACKS[1]]: 'Open Sans',

@@ -29,7 +29,7 @@ const SHOWN = [
   ['displayBusinessHours', 'businessHours', 'Hours'],
 ] as const;
 
-/** SPEC 2.15 Business contact information: cards with Displayed/Hidden badges, add and edit; one record active. */
+/** Business contact information: cards with Displayed/Hidden badges, add and edit; one record active. */
 export function ContactInfoEditor() {
   const query = useQuery(contactInfoQuery);
   const save = useSaveContactInfo();

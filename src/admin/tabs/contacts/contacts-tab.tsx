@@ -13,7 +13,7 @@ import { ContactInfoEditor } from './contact-info-editor';
 import { RespondDialog } from './respond-dialog';
 import { STATUS_LABELS, SubmissionsTable } from './submissions-table';
 
-/** SPEC 2.15 Contacts tab: the submissions (with the sales team's filters and export), then the business contact details. */
+/** The Contacts tab: the submissions (with the sales team's filters and export), then the business contact details. */
 export function ContactsTab() {
   return (
     <div className="space-y-6">

@@ -10,7 +10,7 @@ import { formatDateTime } from '../../components/load-state';
 import { DeliveryBadge } from './delivery';
 
 /**
- * SPEC 2.15 Respond dialog: the original message, its sender and date, earlier responses with
+ * The Respond dialog: the original message, its sender and date, earlier responses with
  * their sent times (and whether their e-mail arrived), and 'Your Response'. Everything the
  * visitor wrote is shown as text.
  */

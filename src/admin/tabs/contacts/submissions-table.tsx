@@ -10,7 +10,7 @@ import { DeliveryBadge } from './delivery';
 export const STATUS_LABELS: Record<SubmissionStatus, string> = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed' };
 const isKnown = (s: string): s is SubmissionStatus => (SUBMISSION_STATUSES as readonly string[]).includes(s);
 
-/** SPEC 2.15: Name, Email, Company, Phone, Message (truncated), Date, Status, Actions. */
+/** The submissions table: Name, Email, Company, Phone, Message (truncated), Date, Status, Actions. */
 export function SubmissionsTable({ rows, spamView, onRespond }: { rows: Submission[]; spamView: boolean; onRespond: (s: Submission) => void }) {
   const setStatus = useSetSubmissionStatus();
   const setSpam = useSetSpam();

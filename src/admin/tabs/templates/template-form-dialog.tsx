@@ -45,7 +45,7 @@ function toForm(t: EmailTemplate | undefined): EmailTemplateInput {
   };
 }
 
-/** SPEC 2.15 template dialog: the spec's fields and defaults, a live preview, and 'Send test e-mail'. */
+/** The template dialog: every template field with a new template's defaults, a live preview, and 'Send test e-mail'. */
 export function TemplateFormDialog({ template, onClose }: { template: EmailTemplate | 'new' | null; onClose: () => void }) {
   const current = template === 'new' ? undefined : (template ?? undefined);
   return (

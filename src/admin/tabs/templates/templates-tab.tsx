@@ -18,7 +18,7 @@ function Swatch({ label, color }: { label: string; color: string }) {
   );
 }
 
-/** SPEC 2.15 Templates tab: a card per template, create/edit dialog with preview, delete with confirmation. */
+/** The Templates tab: a card per template, create/edit dialog with preview, delete with confirmation. */
 export function TemplatesTab() {
   const query = useQuery(emailTemplatesQuery);
   const remove = useDeleteTemplate();
