@@ -10,6 +10,8 @@ import type { SiteContent } from '../../src/server/content/site-content';
 import { buildCacheDir, buildRelease, releaseClientDir } from '../../src/server/publish/releases';
 import { WarmBuilder } from '../../src/server/publish/warm-builder';
 import { expectedFiles } from '../../src/server/publish/routes';
+import { inlineScriptHashes, inlineScripts } from '../../src/server/web/security-headers';
+import { scriptElements } from '../helpers/html-scripts';
 
 const RELEASES = `.releases-test-${process.pid}`;
 const at = (d: string) => `${d}T12:00:00.000Z`;
@@ -35,6 +37,9 @@ const insight = (over: Partial<SiteContent['insights'][number]>) => ({
   ...over,
 });
 
+/** Stored text that tries to end the JSON-LD block and run a script of its own. */
+const breakout = (field: string) => `</script><script>alert('${field}')</script><!--`;
+
 const content = {
   generatedAt: at('2026-03-01'),
   header: null,
@@ -59,6 +64,15 @@ const content = {
   insights: [
     insight({ id: 3, title: 'Newest Market Outlook', slug: 'newest-market-outlook', category: 'market_analysis', readMinutes: 12, publicationDate: at('2026-02-10') }),
     insight({ id: 2, title: 'Reducing Costs', slug: 'reducing-procurement-costs', category: 'case_studies', excerpt: '', content: 'c'.repeat(1000), publicationDate: at('2026-02-05') }),
+    insight({
+      id: 4,
+      title: breakout('title'),
+      slug: 'script-breakout',
+      excerpt: `${breakout('excerpt')} \u2028 & more`,
+      authorName: breakout('author'),
+      tags: [breakout('tag')],
+      publicationDate: at('2026-01-25'),
+    }),
     insight({ id: 1, title: 'Short One', slug: 'short-one', category: 'expert_advice', content: 's'.repeat(100), publicationDate: at('2026-01-20') }),
   ],
   documents: [
@@ -126,7 +140,7 @@ describe('[SITE][BUILD] a release built from content with data', () => {
     }
     expect(sitemap).toContain('<loc>https://www.example.gov/services/partners</loc>');
     const rss = await page('rss.xml');
-    expect(rss.match(/<item>/g)).toHaveLength(3);
+    expect(rss.match(/<item>/g)).toHaveLength(4);
     expect(rss).toContain('<guid isPermaLink="true">https://www.example.gov/insights/short-one</guid>');
     expect(await page('robots.txt')).toContain('Sitemap: https://www.example.gov/sitemap.xml');
   });
@@ -171,6 +185,39 @@ describe('[SITE][BUILD] a release built from content with data', () => {
     expect(text(html)).toMatch(/Body paragraph one\. Body paragraph two\./);
     // No about cards in the content: the three defaults.
     expect(text(html)).toMatch(/Certified Experts.*Industry Expertise.*Results-Driven/);
+  });
+});
+
+describe('[SECURITY][XSS] stored text in inline JSON and the CSP', () => {
+  const jsonLd = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
+
+  it('an insight whose title, excerpt, author and tag try to end the JSON-LD block stays data', async () => {
+    for (const file of ['insights/script-breakout.html', 'insights.html']) {
+      const html = await page(file);
+      const scripts = scriptElements(html);
+      // Parsed as a browser parses it: no executable script element carries the stored text.
+      expect(scripts.filter((s) => s.type !== 'application/ld+json' && s.text.includes('alert('))).toEqual([]);
+      for (const s of scripts.filter((s) => s.type === 'application/ld+json')) expect(s.text).not.toMatch(/[<>\u2028]/);
+    }
+    const html = await page('insights/script-breakout.html');
+    const article = jsonLd(html).find((d) => d['@type'] === 'Article');
+    expect(article).toMatchObject({ headline: breakout('title').slice(0, 110), author: { name: breakout('author') }, keywords: breakout('tag') });
+    expect(article.description).toContain(breakout('excerpt'));
+  });
+
+  it('every inline script a browser would run is one the build emits and is hashed; the CSP hashes nothing else', async () => {
+    let scripts = 0;
+    for (const f of expectedFiles(content).filter((f) => f.endsWith('.html'))) {
+      const html = await page(f.replace(/^\//, ''));
+      const inline = scriptElements(html).filter((s) => !s.src && s.type !== 'application/ld+json');
+      const trusted = new Set(inlineScriptHashes(html));
+      const ours = new Set(inlineScripts(html).filter((s) => s.trusted).map((s) => s.text));
+      expect(inline.filter((s) => !ours.has(s.text)).map((s) => `${f}: ${s.text.slice(0, 60)}`)).toEqual([]);
+      expect(trusted.size).toBe(new Set(inline.map((s) => s.text)).size);
+      scripts += inline.length;
+    }
+    // The header script on every page, at least.
+    expect(scripts).toBeGreaterThan(10);
   });
 });
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HEADER_SCRIPT } from '../../src/shared/inline-scripts';
 import { activateRelease, pruneReleases, releasesDir } from '../../src/server/publish/releases';
 import { createAppServer } from '../../src/server/web/app-server';
 import { loadStaticSite, precompress } from '../../src/server/web/static-site';
@@ -16,7 +17,7 @@ function write(dir: string, rel: string, body: string) {
   fs.writeFileSync(path.join(dir, rel), body);
 }
 
-const page = (text: string) => `<!doctype html><html><body>${`<p>${text}</p>`.repeat(40)}<script>go()</script></body></html>`;
+const page = (text: string) => `<!doctype html><html><body>${`<p>${text}</p>`.repeat(40)}<script>${HEADER_SCRIPT}</script><script>go()</script></body></html>`;
 
 describe('[PUBLISH] releases on disk', () => {
   it('precompresses a new release, reusing the previous release’s copies of unchanged files only', async () => {
@@ -79,7 +80,8 @@ describe('[PUBLISH] serving a release from memory', () => {
       expect(await br.text()).toBe(page('about'));
       expect(br.headers.get('content-encoding')).toBe('br');
       expect(Number(br.headers.get('content-length'))).toBe(map.get('/about')!.br!.length);
-      expect(br.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
+      // The page's own script has its hash; the unknown `go()` gets none.
+      expect(br.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-[^' ]+';/);
       expect(br.headers.get('x-content-type-options')).toBe('nosniff');
       expect(br.headers.get('strict-transport-security')).toBeNull();
       const etag = br.headers.get('etag')!;

@@ -3,6 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
+import { HEADER_SCRIPT } from '../../src/shared/inline-scripts';
+import { inlineJson } from '../../src/shared/inline-json';
 import { htmlCsp, inlineScriptHashes } from '../../src/server/web/security-headers';
 import { loadStaticSite, lookup, precompress } from '../../src/server/web/static-site';
 
@@ -36,13 +39,23 @@ describe('static site', () => {
     expect(lookup(map, '/%E0%A4%A')).toBeUndefined();
   });
 
-  it('hashes exactly the executable inline scripts into the CSP', () => {
-    const hashes = inlineScriptHashes(page);
-    expect(hashes).toHaveLength(1);
+  it('hashes only the inline scripts the build emits, never one that appears in the stored content', () => {
+    const html = `<html><head><script>${islandScript}</script><script>alert(1)</script></head><body><script>${HEADER_SCRIPT}</script><script type="application/ld+json">{}</script></body></html>`;
+    const hashes = inlineScriptHashes(html);
+    expect(hashes).toHaveLength(2);
+    expect(inlineScriptHashes('<script>alert(1)</script>')).toEqual([]);
     const csp = htmlCsp(hashes);
-    expect(csp).toContain(hashes[0]);
+    for (const h of hashes) expect(csp).toContain(h);
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toContain('unsafe-inline\' \'sha');
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+  });
+});
+
+describe('inline JSON', () => {
+  it('escapes what could end a script element, and parses back to the same value', () => {
+    const value = { title: '</script><script>alert(1)</script><!-- & \u2028\u2029 >' };
+    const text = inlineJson(value);
+    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(value);
   });
 });

@@ -1,14 +1,37 @@
 import { createHash } from 'node:crypto';
+import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
+import idleDirective from 'astro/runtime/client/idle.prebuilt.js';
+import loadDirective from 'astro/runtime/client/load.prebuilt.js';
+import mediaDirective from 'astro/runtime/client/media.prebuilt.js';
+import onlyDirective from 'astro/runtime/client/only.prebuilt.js';
+import visibleDirective from 'astro/runtime/client/visible.prebuilt.js';
+import { HEADER_SCRIPT, INSIGHT_SEARCH_SCRIPT, MISSING_DOCUMENT_SCRIPT } from '../../shared/inline-scripts';
 
 const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)(?![^>]*type="application\/(?:ld\+)?json")[^>]*>([\s\S]*?)<\/script>/gi;
 
-/** sha256 sources for every inline executable script of an HTML page. */
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * The inline scripts a build emits, and only these: Astro's island runtime and its hydration
+ * directives (the same texts Astro itself hashes for its CSP), and our own inline scripts. What
+ * else appears in a page as an inline script was not written by us and never gets a hash.
+ */
+const TRUSTED = new Set(
+  [islandScript, idleDirective, loadDirective, mediaDirective, onlyDirective, visibleDirective, HEADER_SCRIPT, INSIGHT_SEARCH_SCRIPT, MISSING_DOCUMENT_SCRIPT].map(sha256),
+);
+
+/** Every inline executable script of an HTML page, with its hash and whether the build emits it. */
+export function inlineScripts(html: string): { hash: string; trusted: boolean; text: string }[] {
+  return [...html.matchAll(INLINE_SCRIPT)].map((m) => {
+    const text = m[1] ?? '';
+    const hash = sha256(text);
+    return { hash, trusted: TRUSTED.has(hash), text };
+  });
+}
+
+/** sha256 sources for the inline scripts of an HTML page that the build itself emits. */
 export function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const m of html.matchAll(INLINE_SCRIPT)) {
-    hashes.add(`'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`);
-  }
-  return [...hashes];
+  return [...new Set(inlineScripts(html).filter((s) => s.trusted).map((s) => s.hash))];
 }
 
 /**
