@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactInfo, mailOutbox } from '../../src/server/db/schema';
-import { snapshotContent } from '../../src/server/content/site-content';
+import { contactInfo, mailOutbox } from '#server/db/schema/index.ts';
+import { snapshotContent } from '#server/content/site-content.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
 let t: AdminTestContext;

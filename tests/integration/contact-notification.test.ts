@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contactSubmissions, emailTemplates, mailOutbox, rateLimits } from '../../src/server/db/schema';
-import { resetEnvCache } from '../../src/server/env';
-import { createMailTransport, type MailTransport } from '../../src/server/mail/transport';
-import { deliverDue } from '../../src/server/mail/worker';
-import { CONTACT_FLOOD } from '../../src/server/services/contact';
+import { contactSubmissions, emailTemplates, mailOutbox, rateLimits } from '#server/db/schema/index.ts';
+import { resetEnvCache } from '#server/env.ts';
+import { createMailTransport, type MailTransport } from '#server/mail/transport.ts';
+import { deliverDue } from '#server/mail/worker.ts';
+import { CONTACT_FLOOD } from '#server/services/contact.ts';
 import { startTestServer, type TestServer } from './helpers/server';
 import { SmtpSink, decodeWords, parseMail, waitFor } from './helpers/smtp';
 

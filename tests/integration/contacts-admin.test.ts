@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, contactResponses, contactSubmissions, emailTemplates, mailOutbox } from '../../src/server/db/schema';
-import { resetEnvCache } from '../../src/server/env';
-import { createMailTransport } from '../../src/server/mail/transport';
-import { deliverDue } from '../../src/server/mail/worker';
+import { auditLog, contactResponses, contactSubmissions, emailTemplates, mailOutbox } from '#server/db/schema/index.ts';
+import { resetEnvCache } from '#server/env.ts';
+import { createMailTransport } from '#server/mail/transport.ts';
+import { deliverDue } from '#server/mail/worker.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 import { SmtpSink, decodeWords, parseMail } from './helpers/smtp';
 

@@ -1,9 +1,9 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailTemplates, mailOutbox } from '../../src/server/db/schema';
-import { DEFAULT_TEMPLATE } from '../../src/shared/fallbacks';
-import { FONT_STACKS } from '../../src/shared/constants';
-import { URL_MESSAGE } from '../../src/shared/schemas/fields';
+import { emailTemplates, mailOutbox } from '#server/db/schema/index.ts';
+import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
+import { FONT_STACKS } from '#shared/constants.ts';
+import { URL_MESSAGE } from '#shared/schemas/fields.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
 let t: AdminTestContext;

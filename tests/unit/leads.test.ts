@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderNotification, renderSample, headerText, safeHttpUrl } from '../../src/shared/email/render';
-import { DEFAULT_TEMPLATE } from '../../src/shared/fallbacks';
-import { countNew, csvCell, filterLeads, isOverdue, replyDueAt } from '../../src/shared/leads';
+import { renderNotification, renderSample, headerText, safeHttpUrl } from '#shared/email/render.ts';
+import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
+import { countNew, csvCell, filterLeads, isOverdue, replyDueAt } from '#shared/leads.ts';
 
 const lead = (over: Partial<Parameters<typeof isOverdue>[0]> = {}) => ({
   name: 'Jane Buyer',

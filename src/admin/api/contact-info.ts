@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../lib/api-client';
-import { LIMITS } from '../../shared/constants';
-import type { ContactInfo as Row } from '../../server/db/schema';
+import { api } from '#lib/api-client.ts';
+import { LIMITS } from '#shared/constants.ts';
+import type { ContactInfo as Row } from '#server/db/schema/index.ts';
 import { useAdminMutation } from './mutation';
 
 type Dated<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };

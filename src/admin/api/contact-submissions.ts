@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../lib/api-client';
-import { LIMITS, type SubmissionStatus } from '../../shared/constants';
-import type { ResponseView, SubmissionView } from '../../server/services/contact-submissions';
+import { api } from '#lib/api-client.ts';
+import { LIMITS, type SubmissionStatus } from '#shared/constants.ts';
+import type { ResponseView, SubmissionView } from '#server/services/contact-submissions.ts';
 import { useAdminMutation } from './mutation';
 
 /** Dates travel as ISO strings. */

@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { useMutation } from '@tanstack/react-query';
-import { useToast } from '../../components/ui/toast';
-import { api, errorMessage } from '../../lib/api-client';
-import type { EmailTemplate as Row } from '../../server/db/schema';
-import type { EmailTemplateValues } from '../../shared/schemas/email-template';
+import { useToast } from '#components/ui/toast.tsx';
+import { api, errorMessage } from '#lib/api-client.ts';
+import type { EmailTemplate as Row } from '#server/db/schema/index.ts';
+import type { EmailTemplateValues } from '#shared/schemas/email-template.ts';
 import { useAdminMutation } from './mutation';
 
 type Dated<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };

@@ -1,5 +1,5 @@
 import { and, eq, ne } from 'drizzle-orm';
-import type { UserRole } from '../../shared/constants';
+import type { UserRole } from '#shared/constants.ts';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, getAuth, sessionCookieName } from './better-auth';

@@ -1,6 +1,6 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { contactInfoPatchSchema, contactInfoSchema } from '../../shared/schemas/contact-info';
+import type { contactInfoPatchSchema, contactInfoSchema } from '#shared/schemas/contact-info.ts';
 import type { Db, Tx } from '../db/client';
 import { contactInfo, type ContactInfo } from '../db/schema';
 import { requestPublish } from '../publish/publisher';

@@ -1,7 +1,7 @@
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { SubmissionStatus } from '../../shared/constants';
-import { filterLeads, toCsv } from '../../shared/leads';
-import type { SubmissionFilter } from '../../shared/schemas/contact-submission';
+import type { SubmissionStatus } from '#shared/constants.ts';
+import { filterLeads, toCsv } from '#shared/leads.ts';
+import type { SubmissionFilter } from '#shared/schemas/contact-submission.ts';
 import type { Db } from '../db/client';
 import { contactResponses, contactSubmissions, mailOutbox, users, type ContactSubmission } from '../db/schema';
 import { HttpError } from '../http';

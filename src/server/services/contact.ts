@@ -3,9 +3,9 @@ import type { Db } from '../db/client';
 import { contactInfo, contactSubmissions } from '../db/schema';
 import { HttpError } from '../http';
 import { enqueueMail, newMessageId } from '../mail/outbox';
-import { CONTACT_MIN_FILL_MS } from '../../shared/contact-rules';
-import { contactRequestSchema } from '../../shared/schemas/contact';
-import { SITE } from '../../shared/site-config';
+import { CONTACT_MIN_FILL_MS } from '#shared/contact-rules.ts';
+import { contactRequestSchema } from '#shared/schemas/contact.ts';
+import { SITE } from '#shared/site-config.ts';
 import { notificationRecipients, queueNotification } from './lead-mail';
 import { hit } from './rate-limit';
 

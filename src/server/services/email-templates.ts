@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
-import type { TemplateType } from '../../shared/constants';
-import { renderSample } from '../../shared/email/render';
-import type { EmailTemplateValues, emailTemplatePatchSchema } from '../../shared/schemas/email-template';
+import type { TemplateType } from '#shared/constants.ts';
+import { renderSample } from '#shared/email/render.ts';
+import type { EmailTemplateValues, emailTemplatePatchSchema } from '#shared/schemas/email-template.ts';
 import type { z } from 'zod';
 import type { Db, Tx } from '../db/client';
 import { emailTemplates, users, type EmailTemplate } from '../db/schema';

@@ -1,9 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { TEMPLATE_TYPES, type TemplateType } from '../../shared/constants';
-import { EMAIL_PATTERN } from '../../shared/contact-rules';
-import { renderNotification, renderResponse, type RenderContext, type TemplateLook } from '../../shared/email/render';
-import { DEFAULT_TEMPLATE } from '../../shared/fallbacks';
-import { SITE } from '../../shared/site-config';
+import { TEMPLATE_TYPES, type TemplateType } from '#shared/constants.ts';
+import { EMAIL_PATTERN } from '#shared/contact-rules.ts';
+import { renderNotification, renderResponse, type RenderContext, type TemplateLook } from '#shared/email/render.ts';
+import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
+import { SITE } from '#shared/site-config.ts';
 import type { Db, Tx } from '../db/client';
 import { contactInfo, emailTemplates, users, type ContactSubmission } from '../db/schema';
 import { env } from '../env';

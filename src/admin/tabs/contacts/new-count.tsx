@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { countNew } from '../../../shared/leads';
+import { countNew } from '#shared/leads.ts';
 import { submissionsQuery } from '../../api/contact-submissions';
 
 /** The number of new inquiries, on the Contacts tab itself, so it shows from any tab. */

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { Textarea } from '../../../components/ui/textarea';
-import { contactResponseSchema, type ContactResponseInput } from '../../../shared/schemas/contact-submission';
+import { Button } from '#components/ui/button.tsx';
+import { Dialog } from '#components/ui/dialog.tsx';
+import { Textarea } from '#components/ui/textarea.tsx';
+import { contactResponseSchema, type ContactResponseInput } from '#shared/schemas/contact-submission.ts';
 import { useRespond, type Submission } from '../../api/contact-submissions';
 import { formatDateTime } from '../../components/load-state';
 import { DeliveryBadge } from './delivery';

@@ -1,8 +1,8 @@
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Select } from '../../../components/ui/select';
-import { SUBMISSION_STATUSES, type SubmissionStatus } from '../../../shared/constants';
-import { isOverdue } from '../../../shared/leads';
+import { Badge } from '#components/ui/badge.tsx';
+import { Button } from '#components/ui/button.tsx';
+import { Select } from '#components/ui/select.tsx';
+import { SUBMISSION_STATUSES, type SubmissionStatus } from '#shared/constants.ts';
+import { isOverdue } from '#shared/leads.ts';
 import { useSetSpam, useSetSubmissionStatus, type Submission } from '../../api/contact-submissions';
 import { formatDateTime } from '../../components/load-state';
 import { DeliveryBadge } from './delivery';

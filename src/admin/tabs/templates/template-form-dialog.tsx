@@ -1,17 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
-import { Switch } from '../../../components/ui/switch';
-import { Textarea } from '../../../components/ui/textarea';
-import { FONT_STACKS, TEMPLATE_TYPES } from '../../../shared/constants';
-import { renderSample } from '../../../shared/email/render';
-import { DEFAULT_TEMPLATE } from '../../../shared/fallbacks';
-import { SITE } from '../../../shared/site-config';
-import { FONT_LABELS, emailTemplateSchema, type EmailTemplateInput, type EmailTemplateValues } from '../../../shared/schemas/email-template';
+import { Button } from '#components/ui/button.tsx';
+import { Dialog } from '#components/ui/dialog.tsx';
+import { Input } from '#components/ui/input.tsx';
+import { Select } from '#components/ui/select.tsx';
+import { Switch } from '#components/ui/switch.tsx';
+import { Textarea } from '#components/ui/textarea.tsx';
+import { FONT_STACKS, TEMPLATE_TYPES } from '#shared/constants.ts';
+import { renderSample } from '#shared/email/render.ts';
+import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
+import { SITE } from '#shared/site-config.ts';
+import { FONT_LABELS, emailTemplateSchema, type EmailTemplateInput, type EmailTemplateValues } from '#shared/schemas/email-template.ts';
 import { useSaveTemplate, useSendTestEmail, type EmailTemplate } from '../../api/email-templates';
 
 export const TYPE_LABELS = { contact_notification: 'Contact notification', contact_response: 'Contact response' } as const;

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Badge } from '#components/ui/badge.tsx';
+import { Button } from '#components/ui/button.tsx';
+import { ConfirmDialog } from '#components/ui/confirm-dialog.tsx';
 import { emailTemplatesQuery, useDeleteTemplate, type EmailTemplate } from '../../api/email-templates';
 import { EditorCard, LoadingRows, formatDate } from '../../components/load-state';
 import { TYPE_LABELS, TemplateFormDialog } from './template-form-dialog';

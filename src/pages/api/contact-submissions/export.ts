@@ -1,8 +1,8 @@
-import { requireAdmin } from '../../../server/auth/guard';
-import { getDb } from '../../../server/db/client';
-import { defineHandler, methodNotAllowed } from '../../../server/http';
-import { exportSubmissionsCsv } from '../../../server/services/contact-submissions';
-import { submissionFilterSchema } from '../../../shared/schemas/contact-submission';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, methodNotAllowed } from '#server/http.ts';
+import { exportSubmissionsCsv } from '#server/services/contact-submissions.ts';
+import { submissionFilterSchema } from '#shared/schemas/contact-submission.ts';
 
 export const prerender = false;
 

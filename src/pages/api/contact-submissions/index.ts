@@ -1,7 +1,7 @@
-import { requireAdmin } from '../../../server/auth/guard';
-import { getDb } from '../../../server/db/client';
-import { defineHandler, json, methodNotAllowed } from '../../../server/http';
-import { listSubmissions } from '../../../server/services/contact-submissions';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, methodNotAllowed } from '#server/http.ts';
+import { listSubmissions } from '#server/services/contact-submissions.ts';
 
 export const prerender = false;
 

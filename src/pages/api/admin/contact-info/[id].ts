@@ -1,9 +1,9 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, methodNotAllowed, parseId, readJson } from '../../../../server/http';
-import { actorOf } from '../../../../server/services/audit';
-import { updateContactInfo } from '../../../../server/services/contact-info';
-import { contactInfoPatchSchema } from '../../../../shared/schemas/contact-info';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { updateContactInfo } from '#server/services/contact-info.ts';
+import { contactInfoPatchSchema } from '#shared/schemas/contact-info.ts';
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, methodNotAllowed, readJson } from '../../../../server/http';
-import { actorOf } from '../../../../server/services/audit';
-import { createContactInfo, listContactInfo } from '../../../../server/services/contact-info';
-import { contactInfoSchema } from '../../../../shared/schemas/contact-info';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, methodNotAllowed, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { createContactInfo, listContactInfo } from '#server/services/contact-info.ts';
+import { contactInfoSchema } from '#shared/schemas/contact-info.ts';
 
 export const prerender = false;
 

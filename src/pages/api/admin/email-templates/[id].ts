@@ -1,9 +1,9 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, methodNotAllowed, parseId, readJson } from '../../../../server/http';
-import { actorOf } from '../../../../server/services/audit';
-import { deleteEmailTemplate, updateEmailTemplate } from '../../../../server/services/email-templates';
-import { emailTemplatePatchSchema } from '../../../../shared/schemas/email-template';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { deleteEmailTemplate, updateEmailTemplate } from '#server/services/email-templates.ts';
+import { emailTemplatePatchSchema } from '#shared/schemas/email-template.ts';
 
 export const prerender = false;
 

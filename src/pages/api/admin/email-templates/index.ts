@@ -1,9 +1,9 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, methodNotAllowed, readJson } from '../../../../server/http';
-import { actorOf } from '../../../../server/services/audit';
-import { createEmailTemplate, listEmailTemplates } from '../../../../server/services/email-templates';
-import { emailTemplateSchema } from '../../../../shared/schemas/email-template';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, methodNotAllowed, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { createEmailTemplate, listEmailTemplates } from '#server/services/email-templates.ts';
+import { emailTemplateSchema } from '#shared/schemas/email-template.ts';
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, methodNotAllowed, parseId, readJson } from '../../../../server/http';
-import { actorOf } from '../../../../server/services/audit';
-import { respondToSubmission } from '../../../../server/services/contact-submissions';
-import { contactResponseSchema } from '../../../../shared/schemas/contact-submission';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { respondToSubmission } from '#server/services/contact-submissions.ts';
+import { contactResponseSchema } from '#shared/schemas/contact-submission.ts';
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, methodNotAllowed, parseId, readJson } from '../../../../server/http';
-import { actorOf } from '../../../../server/services/audit';
-import { setSubmissionSpam } from '../../../../server/services/contact-submissions';
-import { spamFlagSchema } from '../../../../shared/schemas/contact-submission';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { setSubmissionSpam } from '#server/services/contact-submissions.ts';
+import { spamFlagSchema } from '#shared/schemas/contact-submission.ts';
 
 export const prerender = false;
 
