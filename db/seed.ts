@@ -1,6 +1,6 @@
 /** `npm run db:seed`: re-applies any missing default content and the first admin. */
-import { closeDb, getDbHandle } from '../src/server/db/client';
-import { announceAdmin, seed } from '../src/server/db/seed';
+import { closeDb, getDbHandle } from '#server/db/client.ts';
+import { announceAdmin, seed } from '#server/db/seed.ts';
 
 getDbHandle()
   .then(async (h) => {

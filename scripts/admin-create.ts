@@ -5,11 +5,11 @@
  */
 import { runScript } from './run-script';
 import { parseArgs } from 'node:util';
-import { generatePassword } from '../src/server/auth/password';
-import { getDb } from '../src/server/db/client';
-import { createUser } from '../src/server/services/users';
-import { newPasswordSchema } from '../src/shared/schemas/auth';
-import { USER_ROLES, type UserRole } from '../src/shared/constants';
+import { generatePassword } from '#server/auth/password.ts';
+import { getDb } from '#server/db/client.ts';
+import { createUser } from '#server/services/users.ts';
+import { newPasswordSchema } from '#shared/schemas/auth.ts';
+import { USER_ROLES, type UserRole } from '#shared/constants.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { username: { type: 'string' }, email: { type: 'string' }, role: { type: 'string', default: 'admin' } } });

@@ -7,11 +7,11 @@
 import { runScript } from './run-script';
 import { eq } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
-import { generatePassword } from '../src/server/auth/password';
-import { getDb } from '../src/server/db/client';
-import { recoveryCodes, users } from '../src/server/db/schema';
-import { findUserByLogin, setPassword } from '../src/server/services/users';
-import { newPasswordSchema } from '../src/shared/schemas/auth';
+import { generatePassword } from '#server/auth/password.ts';
+import { getDb } from '#server/db/client.ts';
+import { recoveryCodes, users } from '#server/db/schema/index.ts';
+import { findUserByLogin, setPassword } from '#server/services/users.ts';
+import { newPasswordSchema } from '#shared/schemas/auth.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { username: { type: 'string' }, 'disable-2fa': { type: 'boolean', default: false } } });

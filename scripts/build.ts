@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { projectRoot } from '../src/server/paths';
+import { projectRoot } from '#server/paths.ts';
 
 export async function buildServer(): Promise<void> {
   const root = projectRoot();

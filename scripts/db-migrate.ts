@@ -1,5 +1,5 @@
 /** `npm run db:migrate`: applies pending migrations (one transaction) and exits. */
-import { closeDb, getDbHandle } from '../src/server/db/client';
+import { closeDb, getDbHandle } from '#server/db/client.ts';
 
 getDbHandle()
   .then(async (h) => {

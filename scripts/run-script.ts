@@ -1,4 +1,4 @@
-import { closeDb } from '../src/server/db/client';
+import { closeDb } from '#server/db/client.ts';
 
 /** Runs an operator script: closes the database afterwards, and on failure prints one line and exits 1. */
 export function runScript(main: () => Promise<void>): void {

@@ -5,16 +5,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { announceAdmin, seed } from '../src/server/db/seed';
-import { closeDb, getDbHandle } from '../src/server/db/client';
-import { env } from '../src/server/env';
-import { log } from '../src/server/log';
-import { projectRoot } from '../src/server/paths';
-import { createAppServer, type AstroHandler } from '../src/server/web/app-server';
-import { liveSite } from '../src/server/web/live-site';
+import { announceAdmin, seed } from '#server/db/seed.ts';
+import { closeDb, getDbHandle } from '#server/db/client.ts';
+import { env } from '#server/env.ts';
+import { log } from '#server/log.ts';
+import { projectRoot } from '#server/paths.ts';
+import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
+import { liveSite } from '#server/web/live-site.ts';
 import { buildServer } from './build';
-import { startPublisher } from '../src/server/publish/publisher';
-import { startMailWorker } from '../src/server/mail/worker';
+import { startPublisher } from '#server/publish/publisher.ts';
+import { startMailWorker } from '#server/mail/worker.ts';
 
 async function main(): Promise<void> {
   const e = env();

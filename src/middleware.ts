@@ -1,11 +1,11 @@
 import { defineMiddleware } from 'astro:middleware';
-import { HINT_COOKIE } from './server/auth/cookies';
-import { readSession } from './server/auth/session';
-import { getDb } from './server/db/client';
-import { clientAddress } from './server/client-ip';
-import { json } from './server/http';
-import { isCrossSite } from './server/web/csrf';
-import { withPageCsp } from './server/web/security-headers';
+import { HINT_COOKIE } from '#server/auth/cookies.ts';
+import { readSession } from '#server/auth/session.ts';
+import { getDb } from '#server/db/client.ts';
+import { clientAddress } from '#server/client-ip.ts';
+import { json } from '#server/http.ts';
+import { isCrossSite } from '#server/web/csrf.ts';
+import { withPageCsp } from '#server/web/security-headers.ts';
 
 const STATUS_TEXT: Record<number, string> = { 404: 'Not found', 405: 'Method not allowed' };
 

@@ -1,8 +1,8 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Spinner } from '../components/ui/spinner';
-import { ToastProvider } from '../components/ui/toast';
-import { createQueryClient } from '../lib/query-client';
+import { Spinner } from '#components/ui/spinner.tsx';
+import { ToastProvider } from '#components/ui/toast.tsx';
+import { createQueryClient } from '#lib/query-client.ts';
 import { currentUserQuery } from './api/session';
 import { AdminShell } from './components/admin-shell';
 

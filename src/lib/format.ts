@@ -1,7 +1,7 @@
 /**
  * The spec's display formulas (SPEC 2.9–2.12, 9), pure and shared by pages and islands.
  */
-import { LIMITS } from '../shared/constants';
+import { LIMITS } from '#shared/constants.ts';
 
 const CHARS_PER_MINUTE = LIMITS.wordsPerMinuteChars;
 

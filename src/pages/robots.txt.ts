@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { absoluteUrl } from '../shared/seo';
+import { absoluteUrl } from '#shared/seo.ts';
 
 /** Everything public may be crawled; the back office, sign-in and API may not. */
 export const GET: APIRoute = ({ site }) =>

@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
-import { loadSiteContent } from '../server/content/site-content';
-import { publishedInsights } from '../server/publish/routes';
-import { categoryLabel, excerptOf } from '../lib/format';
-import { absoluteUrl, xmlEscape } from '../shared/seo';
-import { SITE } from '../shared/site-config';
+import { loadSiteContent } from '#server/content/site-content.ts';
+import { publishedInsights } from '#server/publish/routes.ts';
+import { categoryLabel, excerptOf } from '#lib/format.ts';
+import { absoluteUrl, xmlEscape } from '#shared/seo.ts';
+import { SITE } from '#shared/site-config.ts';
 
 /** RSS 2.0 feed of the published insights, newest first. */
 export const GET: APIRoute = async ({ site }) => {

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { loadSiteContent } from '../server/content/site-content';
-import { PUBLIC_PAGES, publishedInsights } from '../server/publish/routes';
-import { absoluteUrl, xmlEscape } from '../shared/seo';
+import { loadSiteContent } from '#server/content/site-content.ts';
+import { PUBLIC_PAGES, publishedInsights } from '#server/publish/routes.ts';
+import { absoluteUrl, xmlEscape } from '#shared/seo.ts';
 
 /** Every public page and every published insight, with absolute URLs from SITE_URL. */
 export const GET: APIRoute = async ({ site }) => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { features, services } from '../../src/server/db/schema';
+import { features, services } from '#server/db/schema/index.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
 let t: AdminTestContext;

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, contentBlocks, headerContent, headerCta } from '../../src/server/db/schema';
+import { auditLog, contentBlocks, headerContent, headerCta } from '#server/db/schema/index.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
 let t: AdminTestContext;

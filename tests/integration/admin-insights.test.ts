@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, insights } from '../../src/server/db/schema';
+import { auditLog, insights } from '#server/db/schema/index.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
 let t: AdminTestContext;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '../../src/server/auth/clock';
-import { mailOutbox, users } from '../../src/server/db/schema';
+import { advanceClock, resetClock } from '#server/auth/clock.ts';
+import { mailOutbox, users } from '#server/db/schema/index.ts';
 import { makeUser, passwordStep } from './helpers/auth';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
 

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox } from '../../src/server/db/schema';
-import { resetEnvCache } from '../../src/server/env';
-import { enqueueMail } from '../../src/server/mail/outbox';
-import { createMailTransport, type MailTransport } from '../../src/server/mail/transport';
-import { MAIL_MAX_ATTEMPTS, deliverDue, startMailWorker } from '../../src/server/mail/worker';
+import { mailOutbox } from '#server/db/schema/index.ts';
+import { resetEnvCache } from '#server/env.ts';
+import { enqueueMail } from '#server/mail/outbox.ts';
+import { createMailTransport, type MailTransport } from '#server/mail/transport.ts';
+import { MAIL_MAX_ATTEMPTS, deliverDue, startMailWorker } from '#server/mail/worker.ts';
 import { makeUser, passwordStep } from './helpers/auth';
 import { startTestServer, type TestServer } from './helpers/server';
 

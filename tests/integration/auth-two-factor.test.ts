@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '../../src/server/auth/clock';
-import { decryptSecret } from '../../src/server/auth/crypto';
-import { recoveryCodes, users } from '../../src/server/db/schema';
+import { advanceClock, resetClock } from '#server/auth/clock.ts';
+import { decryptSecret } from '#server/auth/crypto.ts';
+import { recoveryCodes, users } from '#server/db/schema/index.ts';
 import { codeFromMail, enable2fa, lastMailTo, makeUser, passwordStep, totp } from './helpers/auth';
 import { signIn, startTestServer, type TestServer } from './helpers/server';
 

@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contactSubmissions, rateLimits } from '../../src/server/db/schema';
+import { contactSubmissions, rateLimits } from '#server/db/schema/index.ts';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;

@@ -1,8 +1,8 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentBlocks, emailTemplates, features, headerCta, insights, services, users } from '../../src/server/db/schema';
-import { seed } from '../../src/server/db/seed';
-import type { DbHandle } from '../../src/server/db/client';
+import { contentBlocks, emailTemplates, features, headerCta, insights, services, users } from '#server/db/schema/index.ts';
+import { seed } from '#server/db/seed.ts';
+import type { DbHandle } from '#server/db/client.ts';
 import { openTestDatabase } from './helpers/db';
 
 let h: DbHandle;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documents, insights } from '../../src/server/db/schema';
-import { PUBLIC_CONTENT_SECTIONS } from '../../src/shared/constants';
+import { documents, insights } from '#server/db/schema/index.ts';
+import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { attemptsOf, listJobs } from '../../src/server/publish/jobs';
-import { requestPublish, startPublisher, type Publisher } from '../../src/server/publish/publisher';
+import { attemptsOf, listJobs } from '#server/publish/jobs.ts';
+import { requestPublish, startPublisher, type Publisher } from '#server/publish/publisher.ts';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 
 /** A deploy hook stand-in: answers each call with the next status of `script` (then 200). */

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headerContent, insights, publishJobs } from '../../src/server/db/schema';
-import { listJobs } from '../../src/server/publish/jobs';
-import { requestPublish, startPublisher, type Publisher, type PublisherOptions } from '../../src/server/publish/publisher';
-import { createUser } from '../../src/server/services/users';
-import { liveRelease, liveSite } from '../../src/server/web/live-site';
+import { headerContent, insights, publishJobs } from '#server/db/schema/index.ts';
+import { listJobs } from '#server/publish/jobs.ts';
+import { requestPublish, startPublisher, type Publisher, type PublisherOptions } from '#server/publish/publisher.ts';
+import { createUser } from '#server/services/users.ts';
+import { liveRelease, liveSite } from '#server/web/live-site.ts';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 
 /*

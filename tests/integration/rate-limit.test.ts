@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbHandle } from '../../src/server/db/client';
-import { enforce, hit } from '../../src/server/services/rate-limit';
+import type { DbHandle } from '#server/db/client.ts';
+import { enforce, hit } from '#server/services/rate-limit.ts';
 import { openTestDatabase } from './helpers/db';
 
 let h: DbHandle;

@@ -6,11 +6,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SiteContent } from '../../src/server/content/site-content';
-import { buildCacheDir, buildRelease, releaseClientDir } from '../../src/server/publish/releases';
-import { WarmBuilder } from '../../src/server/publish/warm-builder';
-import { expectedFiles } from '../../src/server/publish/routes';
-import { inlineScriptHashes, inlineScripts } from '../../src/server/web/security-headers';
+import type { SiteContent } from '#server/content/site-content.ts';
+import { buildCacheDir, buildRelease, releaseClientDir } from '#server/publish/releases.ts';
+import { WarmBuilder } from '#server/publish/warm-builder.ts';
+import { expectedFiles } from '#server/publish/routes.ts';
+import { inlineScriptHashes, inlineScripts } from '#server/web/security-headers.ts';
 import { scriptElements } from '../helpers/html-scripts';
 
 const RELEASES = `.releases-test-${process.pid}`;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/server/db/client';
+import { openDatabase } from '#server/db/client.ts';
 
 function run(script: string, env: Record<string, string | undefined>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { hintCookie, challengeCookie, readCookie, serializeCookie } from '../../src/server/auth/cookies';
-import { backoffMs } from '../../src/server/mail/worker';
+import { hintCookie, challengeCookie, readCookie, serializeCookie } from '#server/auth/cookies.ts';
+import { backoffMs } from '#server/mail/worker.ts';
 
 process.env.AUTH_SECRET ??= 'unit-test-secret-unit-test-secret-0123456789';
-const crypto = await import('../../src/server/auth/crypto');
+const crypto = await import('#server/auth/crypto.ts');
 
 describe('auth crypto', () => {
   it('[AUTH][CRYPTO]: TOTP secrets round-trip through AES-256-GCM with a fresh IV, and tampering is detected', () => {

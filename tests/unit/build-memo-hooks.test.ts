@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { load } from '../../src/server/publish/build-memo-hooks.mjs';
+import { load } from '#server/publish/build-memo-hooks.mjs';
 
 const TARGET = 'file:///app/node_modules/astro/dist/core/build/index.js';
 const UNPATCHED = Symbol.for('procurement.viteBuild.unpatched');

@@ -4,9 +4,9 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppServer, type AstroHandler } from '../../src/server/web/app-server';
-import { parseSimpleRequest } from '../../src/server/web/fast-lane';
-import { loadStaticSite, precompress, type StaticMap } from '../../src/server/web/static-site';
+import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
+import { parseSimpleRequest } from '#server/web/fast-lane.ts';
+import { loadStaticSite, precompress, type StaticMap } from '#server/web/static-site.ts';
 
 const parse = (text: string) => parseSimpleRequest(Buffer.from(text, 'latin1'), 0);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_FIELDS, contactErrors, type ContactField } from '../../src/shared/contact-rules';
-import { contactSchema } from '../../src/shared/schemas/contact';
+import { CONTACT_FIELDS, contactErrors, type ContactField } from '#shared/contact-rules.ts';
+import { contactSchema } from '#shared/schemas/contact.ts';
 
 /** The server's zod schema's first message per field, in the same shape as the form's validator. */
 function zodErrors(values: unknown): Partial<Record<ContactField, string>> {

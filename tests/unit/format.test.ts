@@ -10,7 +10,7 @@ import {
   splitAboutContent,
   splitLines,
   telHref,
-} from '../../src/lib/format';
+} from '#lib/format.ts';
 
 describe('[FORMAT] read time', () => {
   it('list: max(3, ceil(length / 200))', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HttpError, errorResponse, parseId, readJson } from '../../src/server/http';
+import { HttpError, errorResponse, parseId, readJson } from '#server/http.ts';
 
 describe('parseId', () => {
   it.each(['1', '42', '2147483647'])('accepts %s', (v) => expect(parseId(v)).toBe(Number(v)));

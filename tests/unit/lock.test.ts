@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataDirLockedError, acquireDirLock } from '../../src/server/db/lock';
+import { DataDirLockedError, acquireDirLock } from '#server/db/lock.ts';
 
 describe('data directory lock', () => {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lock-')), 'pglite');

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HEADER_SCRIPT } from '../../src/shared/inline-scripts';
-import { activateRelease, pruneReleases, releasesDir } from '../../src/server/publish/releases';
-import { createAppServer } from '../../src/server/web/app-server';
-import { loadStaticSite, precompress } from '../../src/server/web/static-site';
+import { HEADER_SCRIPT } from '#shared/inline-scripts.ts';
+import { activateRelease, pruneReleases, releasesDir } from '#server/publish/releases.ts';
+import { createAppServer } from '#server/web/app-server.ts';
+import { loadStaticSite, precompress } from '#server/web/static-site.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'releases-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { aboutFormSchema, contentPatchSchema, introSchema, joinAbout, splitAbout, stripIntroMarkup } from '../../src/shared/schemas/content';
-import { aboutFeatureSchema, featurePatchSchema, featureSchema } from '../../src/shared/schemas/feature';
-import { isSafeLink, isSafeUrl } from '../../src/shared/schemas/fields';
-import { headerCtaSchema } from '../../src/shared/schemas/header-cta';
-import { insightPatchSchema, insightSchema, normalizeSlug, slugFromTitle } from '../../src/shared/schemas/insight';
-import { servicePatchSchema, serviceSchema } from '../../src/shared/schemas/service';
+import { aboutFormSchema, contentPatchSchema, introSchema, joinAbout, splitAbout, stripIntroMarkup } from '#shared/schemas/content.ts';
+import { aboutFeatureSchema, featurePatchSchema, featureSchema } from '#shared/schemas/feature.ts';
+import { isSafeLink, isSafeUrl } from '#shared/schemas/fields.ts';
+import { headerCtaSchema } from '#shared/schemas/header-cta.ts';
+import { insightPatchSchema, insightSchema, normalizeSlug, slugFromTitle } from '#shared/schemas/insight.ts';
+import { servicePatchSchema, serviceSchema } from '#shared/schemas/service.ts';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 

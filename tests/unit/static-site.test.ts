@@ -4,10 +4,10 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
-import { HEADER_SCRIPT } from '../../src/shared/inline-scripts';
-import { inlineJson } from '../../src/shared/inline-json';
-import { htmlCsp, inlineScriptHashes } from '../../src/server/web/security-headers';
-import { loadStaticSite, lookup, precompress } from '../../src/server/web/static-site';
+import { HEADER_SCRIPT } from '#shared/inline-scripts.ts';
+import { inlineJson } from '#shared/inline-json.ts';
+import { htmlCsp, inlineScriptHashes } from '#server/web/security-headers.ts';
+import { loadStaticSite, lookup, precompress } from '#server/web/static-site.ts';
 
 describe('static site', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-'));

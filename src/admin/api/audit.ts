@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../lib/api-client';
+import { api } from '#lib/api-client.ts';
 
 export interface AuditEntry {
   id: number;

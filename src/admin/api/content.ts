@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../lib/api-client';
-import type { ButtonStyle, PublicContentSection } from '../../shared/constants';
+import { api } from '#lib/api-client.ts';
+import type { ButtonStyle, PublicContentSection } from '#shared/constants.ts';
 import { useAdminMutation, type Versioned } from './mutation';
 
 /** A generic content block as the API answers it. */

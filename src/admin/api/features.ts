@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../lib/api-client';
-import type { FeatureSection } from '../../shared/constants';
+import { api } from '#lib/api-client.ts';
+import type { FeatureSection } from '#shared/constants.ts';
 import { useAdminMutation, type Versioned } from './mutation';
 
 export interface Feature extends Versioned {

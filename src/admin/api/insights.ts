@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../lib/api-client';
-import type { InsightCategory } from '../../shared/constants';
+import { api } from '#lib/api-client.ts';
+import type { InsightCategory } from '#shared/constants.ts';
 import { useAdminMutation, type Versioned } from './mutation';
 
 export interface Insight extends Versioned {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useToast } from '../../components/ui/toast';
-import { errorMessage } from '../../lib/api-client';
+import { useToast } from '#components/ui/toast.tsx';
+import { errorMessage } from '#lib/api-client.ts';
 import { publishKeys } from './publish';
 
 type Text<V> = string | ((vars: V, err?: unknown) => string);

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api } from '../../lib/api-client';
-import type { PublishState } from '../../shared/constants';
+import { ApiError, api } from '#lib/api-client.ts';
+import type { PublishState } from '#shared/constants.ts';
 
 export interface PublishStatus {
   state: PublishState;

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
+import { Button } from '#components/ui/button.tsx';
+import { Dialog } from '#components/ui/dialog.tsx';
 import { auditQuery, type AuditEntry } from '../api/audit';
 import { LoadError, LoadingRows, formatDateTime } from './load-state';
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
-import { Badge } from '../../components/ui/badge';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import type { SessionUser } from '../../server/auth/types';
+import { Badge } from '#components/ui/badge.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#components/ui/tabs.tsx';
+import type { SessionUser } from '#shared/session.ts';
 import { ActivityButton } from './activity-dialog';
 import { LoadingRows } from './load-state';
 import { PublishStatus } from './publish-status';

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
-import type { ContentSection } from '../../shared/constants';
-import { CONTENT_BLOCK_SCHEMAS } from '../../shared/schemas/content';
+import type { ContentSection } from '#shared/constants.ts';
+import { CONTENT_BLOCK_SCHEMAS } from '#shared/schemas/content.ts';
 import { sectionQuery, useSaveSection, type ContentBlock } from '../api/content';
 import { RecordEditor, type ViewRow } from './record-editor';
 import type { FieldSpec } from './schema-form';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button } from '../../components/ui/button';
-import { Skeleton } from '../../components/ui/skeleton';
+import { Button } from '#components/ui/button.tsx';
+import { Skeleton } from '#components/ui/skeleton.tsx';
 
 /** SPEC 2.15: 'Error: {message}' (or 'Unknown error') with a Try Again button. */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {

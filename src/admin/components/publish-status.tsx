@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Button } from '../../components/ui/button';
-import { Spinner } from '../../components/ui/spinner';
+import { Button } from '#components/ui/button.tsx';
+import { Spinner } from '#components/ui/spinner.tsx';
 import { publishStatusQuery, useRetryPublish } from '../api/publish';
 
 function ago(iso: string, now: number): string {

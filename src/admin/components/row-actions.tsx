@@ -1,5 +1,5 @@
-import { Button } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { Button } from '#components/ui/button.tsx';
+import { ConfirmDialog } from '#components/ui/confirm-dialog.tsx';
 import type { Versioned } from '../api/mutation';
 
 /** Edit and Delete buttons for one row, named after the row for screen readers. */

@@ -2,12 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useRef } from 'react';
 import { Controller, useForm, type FieldValues, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
-import { Select, type SelectOption } from '../../components/ui/select';
-import { Switch } from '../../components/ui/switch';
-import { Textarea } from '../../components/ui/textarea';
-import { normalizeSlug, slugFromTitle } from '../../shared/schemas/insight';
+import { Button } from '#components/ui/button.tsx';
+import { Input } from '#components/ui/input.tsx';
+import { Select, type SelectOption } from '#components/ui/select.tsx';
+import { Switch } from '#components/ui/switch.tsx';
+import { Textarea } from '#components/ui/textarea.tsx';
+import { normalizeSlug, slugFromTitle } from '#shared/schemas/insight.ts';
 
 export interface FieldSpec {
   name: string;

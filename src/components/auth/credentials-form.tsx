@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { loginSchema, type LoginInput } from '../../shared/schemas/auth';
+import { loginSchema, type LoginInput } from '#shared/schemas/auth.ts';
 import { Field } from './field';
 
 interface Props {

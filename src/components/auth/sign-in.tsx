@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { api, errorMessage } from '../../lib/api-client';
-import type { LoginInput } from '../../shared/schemas/auth';
+import { api, errorMessage } from '#lib/api-client.ts';
+import type { LoginInput } from '#shared/schemas/auth.ts';
 import { ToastProvider, useToast } from '../ui/toast';
 import { CodeForm } from './code-form';
 import { CredentialsForm } from './credentials-form';

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { CONTACT_RULES, contactErrors, type ContactField } from '../../shared/contact-rules';
+import { CONTACT_RULES, contactErrors, type ContactField } from '#shared/contact-rules.ts';
 
 type Values = Required<{ [K in ContactField]: string }>;
 const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };

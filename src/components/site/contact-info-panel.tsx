@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { splitLines, telHref } from '../../lib/format';
+import { splitLines, telHref } from '#lib/format.ts';
 import { clock, mail, phone, pin } from './icon-paths';
 import { SiteIcon } from './site-icon';
 

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { json } from '../../server/http';
+import { json } from '#server/http.ts';
 
 export const prerender = false;
 

@@ -1,6 +1,6 @@
-import { getDb } from '../../server/db/client';
-import { defineHandler, json, methodNotAllowed, readJson } from '../../server/http';
-import { submitContact } from '../../server/services/contact';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, methodNotAllowed, readJson } from '#server/http.ts';
+import { submitContact } from '#server/services/contact.ts';
 
 export const prerender = false;
 

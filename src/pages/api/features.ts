@@ -1,9 +1,9 @@
-import { getDb } from '../../server/db/client';
-import { requireAdmin } from '../../server/auth/guard';
-import { defineHandler, json, readJson } from '../../server/http';
-import { actorOf } from '../../server/services/audit';
-import { createFeature } from '../../server/services/features';
-import { listFeatures } from '../../server/services/public-content';
+import { getDb } from '#server/db/client.ts';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { createFeature } from '#server/services/features.ts';
+import { listFeatures } from '#server/services/public-content.ts';
 
 export const prerender = false;
 

@@ -1,11 +1,11 @@
-import { challengeCookie, isSecureRequest, withCookies } from '../../server/auth/cookies';
-import { countAttempt } from '../../server/auth/limits';
-import { issueSession } from '../../server/auth/session';
-import { signInWithPassword } from '../../server/auth/sign-in';
-import { getDb } from '../../server/db/client';
-import { env } from '../../server/env';
-import { defineHandler, json, readJson } from '../../server/http';
-import { loginSchema } from '../../shared/schemas/auth';
+import { challengeCookie, isSecureRequest, withCookies } from '#server/auth/cookies.ts';
+import { countAttempt } from '#server/auth/limits.ts';
+import { issueSession } from '#server/auth/session.ts';
+import { signInWithPassword } from '#server/auth/sign-in.ts';
+import { getDb } from '#server/db/client.ts';
+import { env } from '#server/env.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
+import { loginSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
 

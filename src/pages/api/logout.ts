@@ -1,7 +1,7 @@
-import { withCookies } from '../../server/auth/cookies';
-import { endSession } from '../../server/auth/session';
-import { getDb } from '../../server/db/client';
-import { defineHandler, json, readJson } from '../../server/http';
+import { withCookies } from '#server/auth/cookies.ts';
+import { endSession } from '#server/auth/session.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
 
 export const prerender = false;
 

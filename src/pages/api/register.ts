@@ -1,12 +1,12 @@
-import { getAuth } from '../../server/auth/better-auth';
-import { withCookies } from '../../server/auth/cookies';
-import { countAttempt } from '../../server/auth/limits';
-import { issueSession } from '../../server/auth/session';
-import { getDb } from '../../server/db/client';
-import { env } from '../../server/env';
-import { HttpError, defineHandler, json, readJson } from '../../server/http';
-import { findUserByLogin } from '../../server/services/users';
-import { registerSchema } from '../../shared/schemas/auth';
+import { getAuth } from '#server/auth/better-auth.ts';
+import { withCookies } from '#server/auth/cookies.ts';
+import { countAttempt } from '#server/auth/limits.ts';
+import { issueSession } from '#server/auth/session.ts';
+import { getDb } from '#server/db/client.ts';
+import { env } from '#server/env.ts';
+import { HttpError, defineHandler, json, readJson } from '#server/http.ts';
+import { findUserByLogin } from '#server/services/users.ts';
+import { registerSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
 

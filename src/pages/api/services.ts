@@ -1,10 +1,10 @@
-import { getDb } from '../../server/db/client';
-import { requireAdmin } from '../../server/auth/guard';
-import { defineHandler, json, readJson } from '../../server/http';
-import { actorOf } from '../../server/services/audit';
-import { createService } from '../../server/services/offerings';
-import { serviceSchema } from '../../shared/schemas/service';
-import { listServices } from '../../server/services/public-content';
+import { getDb } from '#server/db/client.ts';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { createService } from '#server/services/offerings.ts';
+import { serviceSchema } from '#shared/schemas/service.ts';
+import { listServices } from '#server/services/public-content.ts';
 
 export const prerender = false;
 

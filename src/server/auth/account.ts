@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { ChangePasswordInput } from '../../shared/schemas/auth';
+import type { ChangePasswordInput } from '#shared/schemas/auth.ts';
 import type { Db } from '../db/client';
 import { accounts, users, type User } from '../db/schema';
 import { HttpError } from '../http';

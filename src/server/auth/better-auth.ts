@@ -4,7 +4,7 @@ import { createAuthEndpoint } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
 import { username } from 'better-auth/plugins';
 import { z } from 'zod';
-import { LIMITS } from '../../shared/constants';
+import { LIMITS } from '#shared/constants.ts';
 import type { Db } from '../db/client';
 import { accounts, sessions, users, verifications } from '../db/schema';
 import { env } from '../env';

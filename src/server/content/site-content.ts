@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { CONTENT_SECTIONS, type ContentSection } from '../../shared/constants';
+import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
 import { closeDb, getDb, type Db } from '../db/client';
 import {
   getActiveBlock,

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import * as F from '../../shared/fallbacks';
-import type { ContentSection } from '../../shared/constants';
+import * as F from '#shared/fallbacks.ts';
+import type { ContentSection } from '#shared/constants.ts';
 import { generatePassword } from '../auth/password';
 import { env } from '../env';
 import { log } from '../log';

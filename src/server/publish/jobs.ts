@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { PublishState } from '../../shared/constants';
+import type { PublishState } from '#shared/constants.ts';
 import type { Db, Tx } from '../db/client';
 import { publishAttempts, publishJobs, type PublishJob } from '../db/schema';
 

@@ -1,8 +1,8 @@
 import type { Db } from '../db/client';
 import { contactSubmissions } from '../db/schema';
 import { HttpError } from '../http';
-import { CONTACT_MIN_FILL_MS } from '../../shared/contact-rules';
-import { contactRequestSchema } from '../../shared/schemas/contact';
+import { CONTACT_MIN_FILL_MS } from '#shared/contact-rules.ts';
+import { contactRequestSchema } from '#shared/schemas/contact.ts';
 import { enforce } from './rate-limit';
 
 /** More than this many submissions per client address per window get 429 (not in the spec). */

@@ -1,6 +1,6 @@
-import { CONTENT_SECTIONS, type ContentSection } from '../../shared/constants';
-import { headerCtaPatchSchema, headerCtaSchema } from '../../shared/schemas/header-cta';
-import { headerPatchSchema, headerSchema } from '../../shared/schemas/header';
+import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
+import { headerCtaPatchSchema, headerCtaSchema } from '#shared/schemas/header-cta.ts';
+import { headerPatchSchema, headerSchema } from '#shared/schemas/header.ts';
 import type { Db } from '../db/client';
 import { HttpError } from '../http';
 import type { Actor } from './audit';

@@ -1,13 +1,13 @@
 import { desc, eq } from 'drizzle-orm';
-import type { ContentSection } from '../../shared/constants';
+import type { ContentSection } from '#shared/constants.ts';
 import {
   contentCreateSchema,
   contentPatchSchema,
   joinAbout,
   splitAbout,
   type ContentBlockValues,
-} from '../../shared/schemas/content';
-import { activeFlag } from '../../shared/schemas/fields';
+} from '#shared/schemas/content.ts';
+import { activeFlag } from '#shared/schemas/fields.ts';
 import type { Db } from '../db/client';
 import { contentBlocks, type ContentBlock } from '../db/schema';
 import { HttpError } from '../http';

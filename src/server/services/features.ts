@@ -1,6 +1,6 @@
-import type { FeatureSection } from '../../shared/constants';
-import { FEATURE_SECTIONS } from '../../shared/constants';
-import { featureCreateSchema, featurePatchSchema } from '../../shared/schemas/feature';
+import type { FeatureSection } from '#shared/constants.ts';
+import { FEATURE_SECTIONS } from '#shared/constants.ts';
+import { featureCreateSchema, featurePatchSchema } from '#shared/schemas/feature.ts';
 import type { Db } from '../db/client';
 import { features, type Feature } from '../db/schema';
 import { eq } from 'drizzle-orm';

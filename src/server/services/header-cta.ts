@@ -1,6 +1,6 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { headerCtaPatchSchema, headerCtaSchema } from '../../shared/schemas/header-cta';
+import type { headerCtaPatchSchema, headerCtaSchema } from '#shared/schemas/header-cta.ts';
 import type { Db, Tx } from '../db/client';
 import { headerCta, type HeaderCta } from '../db/schema';
 import { requestPublish } from '../publish/publisher';

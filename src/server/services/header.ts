@@ -1,7 +1,7 @@
 import { desc } from 'drizzle-orm';
-import type { HeaderInput } from '../../shared/schemas/header';
-import { headerPatchSchema } from '../../shared/schemas/header';
-import { activeFlag } from '../../shared/schemas/fields';
+import type { HeaderInput } from '#shared/schemas/header.ts';
+import { headerPatchSchema } from '#shared/schemas/header.ts';
+import { activeFlag } from '#shared/schemas/fields.ts';
 import type { Db } from '../db/client';
 import { headerContent, type HeaderContent } from '../db/schema';
 import { requestPublish } from '../publish/publisher';

@@ -1,6 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { insightPatchSchema, insightSchema } from '../../shared/schemas/insight';
+import type { insightPatchSchema, insightSchema } from '#shared/schemas/insight.ts';
 import type { Db, Tx } from '../db/client';
 import { insights, type Insight } from '../db/schema';
 import { HttpError } from '../http';

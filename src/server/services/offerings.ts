@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { serviceSchema, servicePatchSchema } from '../../shared/schemas/service';
+import type { serviceSchema, servicePatchSchema } from '#shared/schemas/service.ts';
 import type { Db } from '../db/client';
 import { services, type Service } from '../db/schema';
 import { requestPublish } from '../publish/publisher';

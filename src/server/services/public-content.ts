@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSection } from '../../shared/constants';
-import { PUBLIC_CONTENT_SECTIONS } from '../../shared/constants';
+import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSection } from '#shared/constants.ts';
+import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
 import type { Db } from '../db/client';
 import {
   contactInfo,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, or, sql } from 'drizzle-orm';
-import type { UserRole } from '../../shared/constants';
+import type { UserRole } from '#shared/constants.ts';
 import type { Db } from '../db/client';
 import { accounts, sessions, users } from '../db/schema';
 import { hashPassword } from '../auth/password';

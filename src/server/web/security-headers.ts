@@ -5,7 +5,7 @@ import loadDirective from 'astro/runtime/client/load.prebuilt.js';
 import mediaDirective from 'astro/runtime/client/media.prebuilt.js';
 import onlyDirective from 'astro/runtime/client/only.prebuilt.js';
 import visibleDirective from 'astro/runtime/client/visible.prebuilt.js';
-import { HEADER_SCRIPT, INSIGHT_SEARCH_SCRIPT, MISSING_DOCUMENT_SCRIPT } from '../../shared/inline-scripts';
+import { HEADER_SCRIPT, INSIGHT_SEARCH_SCRIPT, MISSING_DOCUMENT_SCRIPT } from '#shared/inline-scripts.ts';
 
 const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)(?![^>]*type="application\/(?:ld\+)?json")[^>]*>([\s\S]*?)<\/script>/gi;
 

@@ -1,4 +1,4 @@
-import { createUser } from '../../../src/server/services/users';
+import { createUser } from '#server/services/users.ts';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './server';
 
 export interface AdminTestContext {

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
-import { now } from '../../../src/server/auth/clock';
-import { mailOutbox } from '../../../src/server/db/schema';
-import { createUser } from '../../../src/server/services/users';
+import { now } from '#server/auth/clock.ts';
+import { mailOutbox } from '#server/db/schema/index.ts';
+import { createUser } from '#server/services/users.ts';
 import { cookieHeader, type TestServer } from './server';
 
 /** Signs in with the password step only; returns the answer and the cookies it set. */

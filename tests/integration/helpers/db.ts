@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { openDatabase, type DbHandle } from '../../../src/server/db/client';
+import { openDatabase, type DbHandle } from '#server/db/client.ts';
 
 /**
  * A clean, migrated database for one test file: PGlite in memory by default, or a database of

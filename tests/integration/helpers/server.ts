@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { setDbHandle, type Db, type DbHandle } from '../../../src/server/db/client';
-import { seed } from '../../../src/server/db/seed';
-import { createAppServer, type AstroHandler } from '../../../src/server/web/app-server';
-import type { StaticMap } from '../../../src/server/web/static-site';
+import { setDbHandle, type Db, type DbHandle } from '#server/db/client.ts';
+import { seed } from '#server/db/seed.ts';
+import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
+import type { StaticMap } from '#server/web/static-site.ts';
 import { openTestDatabase } from './db';
 
 /** The first admin the seed creates in integration tests (vitest.config.ts env). */

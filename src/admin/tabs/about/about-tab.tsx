@@ -1,7 +1,7 @@
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { aboutFormSchema, missionSchema, splitAbout } from '../../../shared/schemas/content';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#components/ui/tabs.tsx';
+import { aboutFormSchema, missionSchema, splitAbout } from '#shared/schemas/content.ts';
 import { ACTIVE_FIELD, BlockEditor } from '../../components/block-editors';
 import { FeatureCardsEditor } from '../../components/feature-cards-editor';
 

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import type { ChangePasswordInput } from '../../../shared/schemas/auth';
+import { api } from '#lib/api-client.ts';
+import type { ChangePasswordInput } from '#shared/schemas/auth.ts';
 
 /** Query keys and calls of the Account tab (SPEC 7 "Session and authentication"). */
 export const accountKeys = {

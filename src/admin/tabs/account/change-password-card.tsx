@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Field } from '../../../components/auth/field';
-import { useToast } from '../../../components/ui/toast';
-import { errorMessage } from '../../../lib/api-client';
-import { changePasswordFormSchema, type ChangePasswordForm } from '../../../shared/schemas/auth';
+import { Field } from '#components/auth/field.tsx';
+import { useToast } from '#components/ui/toast.tsx';
+import { errorMessage } from '#lib/api-client.ts';
+import { changePasswordFormSchema, type ChangePasswordForm } from '#shared/schemas/auth.ts';
 import { useChangePassword } from './account-api';
 
 const EMPTY: ChangePasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { digitsOnly, Field } from '../../../components/auth/field';
-import { useToast } from '../../../components/ui/toast';
-import { errorMessage } from '../../../lib/api-client';
+import { digitsOnly, Field } from '#components/auth/field.tsx';
+import { useToast } from '#components/ui/toast.tsx';
+import { errorMessage } from '#lib/api-client.ts';
 import { twoFactorStatusQuery, useDisableTwoFactor, useStartSetup, type TwoFactorSetup as Setup } from './account-api';
 import { RecoveryCodes, TwoFactorSetup } from './two-factor-setup';
 

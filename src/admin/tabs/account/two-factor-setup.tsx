@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { digitsOnly, Field } from '../../../components/auth/field';
-import { useToast } from '../../../components/ui/toast';
-import { errorMessage } from '../../../lib/api-client';
+import { digitsOnly, Field } from '#components/auth/field.tsx';
+import { useToast } from '#components/ui/toast.tsx';
+import { errorMessage } from '#lib/api-client.ts';
 import { useEnableTwoFactor, type TwoFactorSetup as Setup } from './account-api';
 
 interface Props {

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Switch } from '../../../components/ui/switch';
-import { INSIGHT_CATEGORIES } from '../../../shared/constants';
+import { Button } from '#components/ui/button.tsx';
+import { Switch } from '#components/ui/switch.tsx';
+import { INSIGHT_CATEGORIES } from '#shared/constants.ts';
 import { insightsQuery, useDeleteInsight, useToggleInsight, type Insight } from '../../api/insights';
 import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components/load-state';
 import { DeleteConfirm, RowActions } from '../../components/row-actions';

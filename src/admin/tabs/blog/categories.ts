@@ -1,4 +1,4 @@
-import type { InsightCategory } from '../../../shared/constants';
+import type { InsightCategory } from '#shared/constants.ts';
 
 /** 'industry_spotlights' → 'Industry Spotlights' (SPEC 2.11). */
 export function categoryLabel(category: InsightCategory | string): string {

@@ -1,8 +1,8 @@
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
-import { Dialog } from '../../../components/ui/dialog';
-import { INSIGHT_CATEGORIES, LIMITS } from '../../../shared/constants';
-import { insightSchema } from '../../../shared/schemas/insight';
+import { Dialog } from '#components/ui/dialog.tsx';
+import { INSIGHT_CATEGORIES, LIMITS } from '#shared/constants.ts';
+import { insightSchema } from '#shared/schemas/insight.ts';
 import { useSaveInsight, type Insight } from '../../api/insights';
 import { saveFormProps } from '../../components/row-actions';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
-import { SUGGESTED_BACKGROUNDS, headerSchema } from '../../../shared/schemas/header';
+import { SUGGESTED_BACKGROUNDS, headerSchema } from '#shared/schemas/header.ts';
 import { sectionQuery, useSaveSection, type HeaderContent } from '../../api/content';
 import { RecordEditor } from '../../components/record-editor';
 import type { FieldSpec } from '../../components/schema-form';

@@ -1,4 +1,4 @@
-import { homeCtaSchema, introSchema } from '../../../shared/schemas/content';
+import { homeCtaSchema, introSchema } from '#shared/schemas/content.ts';
 import { ACTIVE_FIELD, BlockEditor } from '../../components/block-editors';
 import { FeatureCardsEditor } from '../../components/feature-cards-editor';
 import { HeaderCtaEditor } from './header-cta-editor';

@@ -1,7 +1,7 @@
-import { requireAdmin } from '../../../server/auth/guard';
-import { getDb } from '../../../server/db/client';
-import { defineHandler, json } from '../../../server/http';
-import { listAudit } from '../../../server/services/audit';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json } from '#server/http.ts';
+import { listAudit } from '#server/services/audit.ts';
 
 export const prerender = false;
 

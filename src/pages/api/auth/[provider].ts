@@ -1,6 +1,6 @@
-import { configuredProviders, getAuth } from '../../../server/auth/better-auth';
-import { getDb } from '../../../server/db/client';
-import { HttpError, defineHandler } from '../../../server/http';
+import { configuredProviders, getAuth } from '#server/auth/better-auth.ts';
+import { getDb } from '#server/db/client.ts';
+import { HttpError, defineHandler } from '#server/http.ts';
 
 export const prerender = false;
 

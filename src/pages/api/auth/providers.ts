@@ -1,5 +1,5 @@
-import { configuredProviders } from '../../../server/auth/better-auth';
-import { defineHandler, json } from '../../../server/http';
+import { configuredProviders } from '#server/auth/better-auth.ts';
+import { defineHandler, json } from '#server/http.ts';
 
 export const prerender = false;
 

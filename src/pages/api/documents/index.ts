@@ -1,6 +1,6 @@
-import { getDb } from '../../../server/db/client';
-import { defineHandler, json } from '../../../server/http';
-import { listDocuments } from '../../../server/services/public-content';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json } from '#server/http.ts';
+import { listDocuments } from '#server/services/public-content.ts';
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
-import { requireAdmin } from '../../../server/auth/guard';
-import { getDb } from '../../../server/db/client';
-import { defineHandler, json, parseId, readJson } from '../../../server/http';
-import { actorOf } from '../../../server/services/audit';
-import { deleteService, updateService } from '../../../server/services/offerings';
-import { servicePatchSchema } from '../../../shared/schemas/service';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, parseId, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { deleteService, updateService } from '#server/services/offerings.ts';
+import { servicePatchSchema } from '#shared/schemas/service.ts';
 
 export const prerender = false;
 

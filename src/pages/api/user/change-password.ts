@@ -1,9 +1,9 @@
-import { changePassword } from '../../../server/auth/account';
-import { requireUser } from '../../../server/auth/guard';
-import { countAttempt } from '../../../server/auth/limits';
-import { getDb } from '../../../server/db/client';
-import { defineHandler, json, readJson } from '../../../server/http';
-import { changePasswordSchema } from '../../../shared/schemas/auth';
+import { changePassword } from '#server/auth/account.ts';
+import { requireUser } from '#server/auth/guard.ts';
+import { countAttempt } from '#server/auth/limits.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
+import { changePasswordSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
 

@@ -1,5 +1,5 @@
-import { requireUser } from '../../../server/auth/guard';
-import { defineHandler, json } from '../../../server/http';
+import { requireUser } from '#server/auth/guard.ts';
+import { defineHandler, json } from '#server/http.ts';
 
 export const prerender = false;
 

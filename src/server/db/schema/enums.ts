@@ -11,7 +11,7 @@ import {
   TEMPLATE_TYPES,
   UPLOAD_KINDS,
   USER_ROLES,
-} from '../../../shared/constants';
+} from '#shared/constants.ts';
 
 export const contentSection = pgEnum('content_section', CONTENT_SECTIONS);
 export const buttonStyle = pgEnum('button_style', BUTTON_STYLES);

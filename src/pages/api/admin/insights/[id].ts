@@ -1,9 +1,9 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, parseId, readJson } from '../../../../server/http';
-import { actorOf } from '../../../../server/services/audit';
-import { deleteInsight, updateInsight } from '../../../../server/services/insights';
-import { insightPatchSchema } from '../../../../shared/schemas/insight';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, parseId, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { deleteInsight, updateInsight } from '#server/services/insights.ts';
+import { insightPatchSchema } from '#shared/schemas/insight.ts';
 
 export const prerender = false;
 

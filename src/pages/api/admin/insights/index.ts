@@ -1,10 +1,10 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, readJson } from '../../../../server/http';
-import { actorOf } from '../../../../server/services/audit';
-import { createInsight } from '../../../../server/services/insights';
-import { listInsights } from '../../../../server/services/public-content';
-import { insightSchema } from '../../../../shared/schemas/insight';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { createInsight } from '#server/services/insights.ts';
+import { listInsights } from '#server/services/public-content.ts';
+import { insightSchema } from '#shared/schemas/insight.ts';
 
 export const prerender = false;
 

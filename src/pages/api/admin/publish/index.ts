@@ -1,8 +1,8 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json } from '../../../../server/http';
-import { publishStatus } from '../../../../server/publish/jobs';
-import { publishNow } from '../../../../server/publish/publisher';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json } from '#server/http.ts';
+import { publishStatus } from '#server/publish/jobs.ts';
+import { publishNow } from '#server/publish/publisher.ts';
 
 export const prerender = false;
 

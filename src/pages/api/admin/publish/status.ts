@@ -1,7 +1,7 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json } from '../../../../server/http';
-import { publishStatus } from '../../../../server/publish/jobs';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json } from '#server/http.ts';
+import { publishStatus } from '#server/publish/jobs.ts';
 
 export const prerender = false;
 

@@ -1,10 +1,10 @@
-import { loadUser, requireCurrentPassword } from '../../../../server/auth/account';
-import { requireUser } from '../../../../server/auth/guard';
-import { countAttempt } from '../../../../server/auth/limits';
-import { disableTwoFactor } from '../../../../server/auth/two-factor';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, readJson } from '../../../../server/http';
-import { twoFactorDisableSchema } from '../../../../shared/schemas/auth';
+import { loadUser, requireCurrentPassword } from '#server/auth/account.ts';
+import { requireUser } from '#server/auth/guard.ts';
+import { countAttempt } from '#server/auth/limits.ts';
+import { disableTwoFactor } from '#server/auth/two-factor.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
+import { twoFactorDisableSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
 

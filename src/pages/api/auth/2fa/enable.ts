@@ -1,9 +1,9 @@
-import { requireUser } from '../../../../server/auth/guard';
-import { countAttempt } from '../../../../server/auth/limits';
-import { enableTwoFactor } from '../../../../server/auth/two-factor';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, readJson } from '../../../../server/http';
-import { twoFactorEnableSchema } from '../../../../shared/schemas/auth';
+import { requireUser } from '#server/auth/guard.ts';
+import { countAttempt } from '#server/auth/limits.ts';
+import { enableTwoFactor } from '#server/auth/two-factor.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
+import { twoFactorEnableSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
 

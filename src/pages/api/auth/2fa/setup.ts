@@ -1,8 +1,8 @@
-import { loadUser } from '../../../../server/auth/account';
-import { requireUser } from '../../../../server/auth/guard';
-import { startSetup } from '../../../../server/auth/two-factor';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, readJson } from '../../../../server/http';
+import { loadUser } from '#server/auth/account.ts';
+import { requireUser } from '#server/auth/guard.ts';
+import { startSetup } from '#server/auth/two-factor.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
 
 export const prerender = false;
 

@@ -1,7 +1,7 @@
-import { requireUser } from '../../../../server/auth/guard';
-import { twoFactorStatus } from '../../../../server/auth/two-factor';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json } from '../../../../server/http';
+import { requireUser } from '#server/auth/guard.ts';
+import { twoFactorStatus } from '#server/auth/two-factor.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json } from '#server/http.ts';
 
 export const prerender = false;
 

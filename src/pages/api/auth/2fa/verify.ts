@@ -1,11 +1,11 @@
-import { CHALLENGE_COOKIE, challengeCookie, isSecureRequest, readCookie, withCookies } from '../../../../server/auth/cookies';
-import { countAttempt } from '../../../../server/auth/limits';
-import { issueSession } from '../../../../server/auth/session';
-import { verifyChallenge } from '../../../../server/auth/two-factor';
-import { getDb } from '../../../../server/db/client';
-import { env } from '../../../../server/env';
-import { defineHandler, json, readJson } from '../../../../server/http';
-import { verifyCodeSchema } from '../../../../shared/schemas/auth';
+import { CHALLENGE_COOKIE, challengeCookie, isSecureRequest, readCookie, withCookies } from '#server/auth/cookies.ts';
+import { countAttempt } from '#server/auth/limits.ts';
+import { issueSession } from '#server/auth/session.ts';
+import { verifyChallenge } from '#server/auth/two-factor.ts';
+import { getDb } from '#server/db/client.ts';
+import { env } from '#server/env.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
+import { verifyCodeSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
 

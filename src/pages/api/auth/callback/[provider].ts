@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { finishProviderSignIn } from '../../../../server/auth/provider-callback';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler } from '../../../../server/http';
+import { finishProviderSignIn } from '#server/auth/provider-callback.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler } from '#server/http.ts';
 
 export const prerender = false;
 

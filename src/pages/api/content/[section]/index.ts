@@ -1,8 +1,8 @@
-import { requireAdmin } from '../../../../server/auth/guard';
-import { getDb } from '../../../../server/db/client';
-import { defineHandler, json, parseId, readJson } from '../../../../server/http';
-import { actorOf } from '../../../../server/services/audit';
-import { createInSection, listSection, updateInSection } from '../../../../server/services/content-admin';
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, parseId, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { createInSection, listSection, updateInSection } from '#server/services/content-admin.ts';
 
 export const prerender = false;
 
