@@ -3,8 +3,8 @@
 declare namespace App {
   interface Locals {
     /** The signed-in user, set by src/middleware.ts on on-demand routes; null when signed out. */
-    user: import('#server/auth/types.ts').SessionUser | null;
-    session: import('#server/auth/types.ts').SessionInfo | null;
+    user: import('#shared/session.ts').SessionUser | null;
+    session: import('#shared/session.ts').SessionInfo | null;
     /** The client address (from the socket, or forwarded headers when TRUST_PROXY=true). */
     clientIp?: string;
   }

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '#lib/api-client.ts';
-import type { SessionUser } from '#server/auth/types.ts';
+import type { SessionUser } from '#shared/session.ts';
 
 export const sessionKeys = { user: ['user'] as const };
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#components/ui/tabs.tsx';
-import type { SessionUser } from '#server/auth/types.ts';
+import type { SessionUser } from '#shared/session.ts';
 import { NewInquiriesCount } from '../tabs/contacts/new-count';
 import { ActivityButton } from './activity-dialog';
 import { LoadingRows } from './load-state';

@@ -1,5 +1,5 @@
 import { HttpError } from '../http';
-import type { SessionUser } from './types';
+import type { SessionUser } from '#shared/session.ts';
 
 interface GuardLocals {
   user: SessionUser | null;

@@ -5,7 +5,7 @@ import { sessions, users } from '../db/schema';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, getAuth, sessionCookieName } from './better-auth';
 import { now as clockNow } from './clock';
 import { hintCookie, readCookie } from './cookies';
-import type { SessionInfo, SessionUser } from './types';
+import type { SessionInfo, SessionUser } from '#shared/session.ts';
 
 export { SESSION_IDLE_MS, SESSION_MAX_MS };
 

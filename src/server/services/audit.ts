@@ -1,5 +1,5 @@
 import { desc } from 'drizzle-orm';
-import type { SessionUser } from '../auth/types';
+import type { SessionUser } from '#shared/session.ts';
 import type { Db, Tx } from '../db/client';
 import { auditLog } from '../db/schema';
 

@@ -1,4 +1,4 @@
-import type { UserRole } from '#shared/constants.ts';
+import type { UserRole } from './constants';
 
 /** The user as the API shows it (`GET /api/user`): never the password or 2FA secret. */
 export interface SessionUser {
