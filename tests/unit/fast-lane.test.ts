@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -289,7 +289,7 @@ describe('[SERVER][LANE] serving through the fast lane and node:http', () => {
     const port = (server.address() as AddressInfo).port;
     const idle = await connect(port);
     const idleClosed = new Promise((r) => idle.once('close', r));
-    const [res] = await (async () => {
+    await (async () => {
       const p = readResponses(idle, ['GET']);
       idle.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n');
       return p;

@@ -34,13 +34,19 @@ export function CodeForm({ onVerify, onBack }: Props) {
       <fieldset disabled={busy} className="flex flex-col gap-5">
         <p className="text-body">Check your email for a 6-digit verification code</p>
         {recovery ? (
-          <Field label="Recovery code" autoComplete="off" autoFocus value={code} onChange={(e) => setCode(e.target.value.slice(0, 20))} error={error} />
+          <Field
+            label="Recovery code"
+            autoComplete="off"
+            // The code step replaces the password step: focus moves to the field it asks for.
+            // eslint-disable-next-line jsx-a11y/no-autofocus
+            autoFocus value={code} onChange={(e) => setCode(e.target.value.slice(0, 20))} error={error} />
         ) : (
           <Field
             label="Verification code"
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
+            // eslint-disable-next-line jsx-a11y/no-autofocus
             autoFocus
             value={code}
             onChange={(e) => setCode(digitsOnly(e.target.value))}

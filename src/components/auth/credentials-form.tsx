@@ -22,6 +22,8 @@ export function CredentialsForm({ defaultUsername, providers, onSubmit }: Props)
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate>
       <fieldset disabled={isSubmitting} className="flex flex-col gap-5">
+        {/* Signing in is this page's only purpose: the first field takes focus. */}
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <Field label="Username or Email" autoComplete="username" autoFocus error={errors.username?.message} {...register('username')} />
         <Field label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
         <button type="submit" className="btn-primary w-full">

@@ -30,6 +30,8 @@ function SignIn() {
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
     if (params.get('step') === 'code' && params.get('username')) {
+      // The server-rendered form cannot know the query string: it is read once, after hydration.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setUsername(params.get('username')!);
       setStep('code');
     }

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent } from 'react';
 import { CONTACT_RULES, contactErrors, type ContactField } from '#shared/contact-rules.ts';
 
 type Values = Required<{ [K in ContactField]: string }>;
@@ -10,6 +10,7 @@ function summary(errors: Partial<Record<ContactField, string>>): string {
   return `${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => errors[f]).join('. ')}.`;
 }
 const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
+const noSubscription = () => () => {};
 
 const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: string; required?: boolean }[] = [
   { name: 'name', label: 'Full Name', autoComplete: 'name', required: true },
@@ -37,15 +38,16 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
   const [announcement, setAnnouncement] = useState('');
   // Until this island has hydrated, the browser would submit the form by itself: the button
   // waits, so nothing typed is sent anywhere but to the API.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const openedAt = useRef(Date.now());
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  // When the page opened (set once mounted), for the submission's time-to-fill spam signal.
+  const openedAt = useRef(0);
   const honeypot = useRef<HTMLInputElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const thanks = useRef<HTMLHeadingElement>(null);
 
   // The form is server-rendered and hydrates when visible: keep anything typed before that.
   useLayoutEffect(() => {
+    openedAt.current = Math.round(performance.timeOrigin);
     const el = form.current;
     if (!el) return;
     const typed = { ...EMPTY };

@@ -48,7 +48,7 @@ export async function createBlock(db: Db, section: ContentSection, body: unknown
   const input = contentCreateSchema(section).parse(body);
   const values = { section, isActive: true, ...toColumns(section, input) };
   const created = await createRow<ContentBlock>(db, contentBlocks, values, { actor, entity: `content:${section}` });
-  requestPublish(`content ${section} created`);
+  await requestPublish(`content ${section} created`);
   return presentBlock(created);
 }
 
@@ -64,6 +64,6 @@ export async function updateBlock(db: Db, id: number, body: unknown, actor: Acto
     notFound: 'Content not found',
     prepare: (_tx, row) => toColumns(row.section, fields, row),
   });
-  requestPublish(`content ${stored.section} updated`);
+  await requestPublish(`content ${stored.section} updated`);
   return presentBlock(after);
 }

@@ -20,7 +20,7 @@ export async function createFeature(db: Db, body: unknown, actor: Actor) {
   const section = sectionOf(body);
   const input = featureCreateSchema(section).parse(body);
   const created = await createRow<Feature>(db, features, input, { actor, entity: `feature:${section}` });
-  requestPublish(`${section} feature created`);
+  await requestPublish(`${section} feature created`);
   return created;
 }
 
@@ -34,12 +34,12 @@ export async function updateFeature(db: Db, id: number, body: unknown, actor: Ac
     entity: `feature:${stored.section}`,
     notFound: 'Feature not found',
   });
-  requestPublish(`${stored.section} feature updated`);
+  await requestPublish(`${stored.section} feature updated`);
   return after;
 }
 
 export async function deleteFeature(db: Db, id: number, actor: Actor) {
   const row = await deleteRow<Feature>(db, features, id, { actor, entity: 'feature', notFound: 'Feature not found' });
-  requestPublish(`${row.section} feature deleted`);
+  await requestPublish(`${row.section} feature deleted`);
   return row;
 }

@@ -36,7 +36,7 @@ export async function createHeaderCta(db: Db, input: z.output<typeof headerCtaSc
     entity: 'header-cta',
     beforeWrite: (tx) => (input.isActive ? deactivateOthers(tx, actor) : Promise.resolve()),
   });
-  requestPublish('header CTA created');
+  await requestPublish('header CTA created');
   return present(created);
 }
 
@@ -50,6 +50,6 @@ export async function updateHeaderCta(db: Db, id: number, patch: z.output<typeof
       return values;
     },
   });
-  requestPublish('header CTA updated');
+  await requestPublish('header CTA updated');
   return present(after);
 }

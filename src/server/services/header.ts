@@ -1,6 +1,6 @@
 import { desc } from 'drizzle-orm';
 import type { HeaderInput } from '#shared/schemas/header.ts';
-import { headerPatchSchema } from '#shared/schemas/header.ts';
+import { type headerPatchSchema } from '#shared/schemas/header.ts';
 import { activeFlag } from '#shared/schemas/fields.ts';
 import type { Db } from '../db/client';
 import { headerContent, type HeaderContent } from '../db/schema';
@@ -28,7 +28,7 @@ export async function listHeaders(db: Db) {
 
 export async function createHeader(db: Db, input: HeaderInput, actor: Actor) {
   const created = await createRow<HeaderContent>(db, headerContent, { isActive: true, ...toColumns(input) }, { actor, entity: 'header' });
-  requestPublish('header created');
+  await requestPublish('header created');
   return present(created);
 }
 
@@ -39,6 +39,6 @@ export async function updateHeader(db: Db, id: number, patch: z.output<typeof he
     entity: 'header',
     notFound: 'Header content not found',
   });
-  requestPublish('header updated');
+  await requestPublish('header updated');
   return present(after);
 }

@@ -32,8 +32,8 @@ export function publicationDateFor(
 }
 
 /** Drafts change no public page; anything that is or was published does. */
-function publishIfPublic(reason: string, ...rows: (Pick<Insight, 'isPublished'> | undefined)[]) {
-  if (rows.some((r) => r?.isPublished)) requestPublish(reason);
+async function publishIfPublic(reason: string, ...rows: (Pick<Insight, 'isPublished'> | undefined)[]) {
+  if (rows.some((r) => r?.isPublished)) await requestPublish(reason);
 }
 
 export async function createInsight(db: Db, input: z.output<typeof insightSchema>, actor: Actor) {
@@ -43,7 +43,7 @@ export async function createInsight(db: Db, input: z.output<typeof insightSchema
     entity: 'insight',
     beforeWrite: (tx) => assertSlugFree(tx, input.slug),
   });
-  publishIfPublic(`insight ${created.slug} created`, created);
+  await publishIfPublic(`insight ${created.slug} created`, created);
   return created;
 }
 
@@ -59,12 +59,12 @@ export async function updateInsight(db: Db, id: number, patch: z.output<typeof i
       return { ...values, publicationDate: publicationDateFor(isPublished, values.publicationDate as string | null | undefined, row) };
     },
   });
-  publishIfPublic(`insight ${after.slug} updated`, before, after);
+  await publishIfPublic(`insight ${after.slug} updated`, before, after);
   return after;
 }
 
 export async function deleteInsight(db: Db, id: number, actor: Actor) {
   const row = await deleteRow<Insight>(db, insights, id, { actor, entity: 'insight', notFound: 'Insight not found' });
-  publishIfPublic(`insight ${row.slug} deleted`, row);
+  await publishIfPublic(`insight ${row.slug} deleted`, row);
   return row;
 }

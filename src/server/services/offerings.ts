@@ -11,18 +11,18 @@ import { createRow, deleteRow, updateRow } from './versioned';
 export async function createService(db: Db, input: z.output<typeof serviceSchema>, actor: Actor) {
   const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(services);
   const created = await createRow<Service>(db, services, { ...input, displayOrder: input.displayOrder ?? count?.n ?? 0 }, { actor, entity: 'service' });
-  requestPublish('service created');
+  await requestPublish('service created');
   return created;
 }
 
 export async function updateService(db: Db, id: number, patch: z.output<typeof servicePatchSchema>, actor: Actor) {
   const { after } = await updateRow<Service>(db, services, id, patch, { actor, entity: 'service', notFound: 'Service not found' });
-  requestPublish('service updated');
+  await requestPublish('service updated');
   return after;
 }
 
 export async function deleteService(db: Db, id: number, actor: Actor) {
   const row = await deleteRow<Service>(db, services, id, { actor, entity: 'service', notFound: 'Service not found' });
-  requestPublish('service deleted');
+  await requestPublish('service deleted');
   return row;
 }

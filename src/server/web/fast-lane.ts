@@ -182,7 +182,10 @@ export function installFastLane(server: http.Server, answer: (req: LaneRequest) 
   const closeAll = server.closeAllConnections.bind(server);
   // Between two chunks a lane connection has nothing in flight: it is idle once its writes left.
   server.closeIdleConnections = () => {
-    for (const socket of inLane) socket.writableLength ? socket.end() : socket.destroy();
+    for (const socket of inLane) {
+      if (socket.writableLength) socket.end();
+      else socket.destroy();
+    }
     closeIdle();
   };
   server.closeAllConnections = () => {

@@ -7,6 +7,8 @@ import { ADMIN, expect, test as base } from '../fixtures';
  */
 export const test = base.extend<object, { adminState: Awaited<ReturnType<import('@playwright/test').APIRequestContext['storageState']>> }>({
   adminState: [
+    // Playwright reads a fixture's dependencies from this pattern: this one has none.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use, workerInfo) => {
       const baseURL = workerInfo.project.use.baseURL!;
       const ctx = await playwrightRequest.newContext({ baseURL });
