@@ -27,7 +27,10 @@ export function publicContact(
 }
 
 /** Organization JSON-LD with the registrations buyers search for (NAICS, UEI, CAGE). */
-export function organizationJsonLd(site: URL | string | undefined = DEFAULT_SITE, contact: PublicContact = { email: SITE.procurementEmail }) {
+export function organizationJsonLd(
+  site: URL | string | undefined = DEFAULT_SITE,
+  contact: PublicContact = { email: SITE.procurementEmail },
+) {
   return {
     '@context': 'https://schema.org',
     '@type': 'Organization',

@@ -19,11 +19,15 @@ function mailsWith(...texts: string[]): string[] {
 }
 
 async function submitThroughApi(page: Page, body: Record<string, unknown>) {
-  const res = await page.request.post('/api/contact', { data: { email: 'buyer@agency.gov', message: 'We need forty laptops by June.', elapsedMs: 10_000, ...body } });
+  const res = await page.request.post('/api/contact', {
+    data: { email: 'buyer@agency.gov', message: 'We need forty laptops by June.', elapsedMs: 10_000, ...body },
+  });
   expect(res.status()).toBe(201);
 }
 
-test('[ADMIN][CONTACTS]: a message from the public form reaches the tab and the staff; status, reply, and the reply in the outbox', async ({ page }) => {
+test('[ADMIN][CONTACTS]: a message from the public form reaches the tab and the staff; status, reply, and the reply in the outbox', async ({
+  page,
+}) => {
   const id = unique();
   const name = `Jane Buyer ${id}`;
   const email = `jane.${id}@agency.gov`;
@@ -79,7 +83,11 @@ test('[ADMIN][CONTACTS]: a message from the public form reaches the tab and the 
   // The earlier response, its time and its delivery state, once the worker has sent it.
   await expect(async () => {
     await page.reload();
-    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Respond to ${name}` }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: name })
+      .getByRole('button', { name: `Respond to ${name}` })
+      .click();
     await expect(page.getByRole('dialog').getByText('E-mail: Delivered')).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 30_000 });
   const again = page.getByRole('dialog', { name: `Respond to ${name}` });
@@ -88,7 +96,9 @@ test('[ADMIN][CONTACTS]: a message from the public form reaches the tab and the 
   await expect(again.getByText('by admin')).toBeVisible();
 });
 
-test("[ADMIN][CONTACTS]: suspected spam waits in the Spam view until marked 'Not spam'; search and status filter; CSV export", async ({ page }) => {
+test("[ADMIN][CONTACTS]: suspected spam waits in the Spam view until marked 'Not spam'; search and status filter; CSV export", async ({
+  page,
+}) => {
   const id = unique();
   await submitThroughApi(page, { name: `Spammy ${id}`, website: 'http://bot.example' });
   await submitThroughApi(page, { name: `Searchable ${id}`, company: '=HYPERLINK("x")' });
@@ -120,7 +130,9 @@ test("[ADMIN][CONTACTS]: suspected spam waits in the Spam view until marked 'Not
   expect(csv).not.toContain(`Spammy ${id}`);
 });
 
-test('[ADMIN][CONTACTS][A11Y]: at 390 px the tab and the Respond dialog fit, work by keyboard and have no axe violations', async ({ page }) => {
+test('[ADMIN][CONTACTS][A11Y]: at 390 px the tab and the Respond dialog fit, work by keyboard and have no axe violations', async ({
+  page,
+}) => {
   const id = unique();
   await submitThroughApi(page, { name: `Narrow ${id}` });
   await page.setViewportSize({ width: 390, height: 844 });
@@ -141,7 +153,11 @@ test('[ADMIN][CONTACTS][A11Y]: at 390 px the tab and the Respond dialog fit, wor
   await expect(respond).toBeFocused();
 });
 
-test('[ADMIN][CONTACT-INFO]: a new contact record becomes the one displayed, and the public contact page follows it', async ({ page, browser, baseURL }) => {
+test('[ADMIN][CONTACT-INFO]: a new contact record becomes the one displayed, and the public contact page follows it', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const id = unique();
   const email = `desk.${id}@sterling.example`;
   const before = (await (await page.request.get('/api/admin/contact-info')).json()) as { id: number; isActive: boolean }[];
@@ -174,7 +190,9 @@ test('[ADMIN][CONTACT-INFO]: a new contact record becomes the one displayed, and
     await expect(panel.getByRole('link', { name: email })).toHaveAttribute('href', `mailto:${email}`);
     await expect(panel.getByText(`1 Capitol Way ${id}`)).toBeVisible();
     await expect(panel.getByRole('link', { name: '(202) 555-0147' })).toHaveCount(0);
-    await expect.poll(async () => (await (await visitor.request.get('/contact')).text()).includes(`mailto:${email}`), { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(async () => (await (await visitor.request.get('/contact')).text()).includes(`mailto:${email}`), { timeout: 60_000 })
+      .toBe(true);
   } finally {
     await visitor.close();
   }
@@ -182,5 +200,7 @@ test('[ADMIN][CONTACT-INFO]: a new contact record becomes the one displayed, and
   // Leave the seeded record displayed for the other tests.
   const list = (await (await page.request.get('/api/admin/contact-info')).json()) as { id: number; version: number }[];
   const row = list.find((r) => r.id === original.id)!;
-  expect((await page.request.patch(`/api/admin/contact-info/${original.id}`, { data: { isActive: true, version: row.version } })).ok()).toBe(true);
+  expect(
+    (await page.request.patch(`/api/admin/contact-info/${original.id}`, { data: { isActive: true, version: row.version } })).ok(),
+  ).toBe(true);
 });

@@ -12,7 +12,16 @@ test('[ADMIN][SHELL]: header badge, the eight tabs, honest notes on tabs not bui
   await expect(page.getByText('admin (Admin)')).toBeVisible();
   const tabs = page.getByRole('tablist', { name: 'Back office sections' }).getByRole('tab');
   // The Contacts tab also shows how many inquiries are new, when there are any.
-  await expect(tabs).toHaveText([/^Contacts(\d+ \(\d+ new\))?$/, 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates']);
+  await expect(tabs).toHaveText([
+    /^Contacts(\d+ \(\d+ new\))?$/,
+    'Homepage',
+    'Services',
+    'Documents',
+    'About',
+    'Blog',
+    'Account',
+    'Templates',
+  ]);
   await expect(page.getByRole('heading', { name: 'Contact Submissions' })).toBeVisible();
   await page.getByRole('tab', { name: 'Templates' }).click();
   await expect(page.getByRole('heading', { name: 'Email Templates' })).toBeVisible();

@@ -15,24 +15,35 @@ const emlsWith = (...texts: string[]) =>
         .filter((eml) => texts.every((t) => eml.includes(t)))
     : [];
 
-test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, send a test e-mail, activate it, delete it', async ({ page }) => {
+test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, send a test e-mail, activate it, delete it', async ({
+  page,
+}) => {
   const id = unique();
   const name = `Spring look ${id}`;
   await openTab(page, 'Templates');
   const cards = page.getByRole('listitem');
   await expect(cards.filter({ hasText: 'Contact response' }).filter({ hasText: 'Active' })).toHaveCount(1);
-  const seeded = (await (await page.request.get('/api/admin/email-templates')).json()).find((t: { templateType: string; isActive: boolean }) => t.templateType === 'contact_response' && t.isActive);
+  const seeded = (await (await page.request.get('/api/admin/email-templates')).json()).find(
+    (t: { templateType: string; isActive: boolean }) => t.templateType === 'contact_response' && t.isActive,
+  );
 
   await page.getByRole('button', { name: 'New Template' }).click();
   const dialog = page.getByRole('dialog', { name: 'New Email Template' });
   // The spec's defaults for a new template.
   await expect(dialog.getByLabel('Template type')).toHaveValue('contact_response');
   await expect(dialog.getByLabel('Header background colour')).toHaveValue('#1e293b');
-  await expect(dialog.getByRole('switch', { name: 'Make this the active template for this type' })).toHaveAttribute('aria-checked', 'false');
+  await expect(dialog.getByRole('switch', { name: 'Make this the active template for this type' })).toHaveAttribute(
+    'aria-checked',
+    'false',
+  );
   // axe cannot run inside the sandboxed preview (it allows no scripts), so the dialog is checked
   // with the plain-text part shown; the frame's title is asserted below.
   await dialog.getByRole('button', { name: 'Plain text' }).click();
-  expect((await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+  expect(
+    (await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.map(
+      (v) => `${v.id} ${v.nodes.map((n) => n.target).join(',')}`,
+    ),
+  ).toEqual([]);
   await dialog.getByRole('button', { name: 'HTML' }).click();
   await expect(dialog.locator('iframe')).toHaveAttribute('title', 'E-mail preview');
   await expect(dialog.locator('iframe')).toHaveAttribute('sandbox', '');
@@ -78,7 +89,9 @@ test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, 
   // Put the seeded template back in charge, then delete the new one.
   const list = (await (await page.request.get('/api/admin/email-templates')).json()) as { id: number; version: number }[];
   const back = list.find((t) => t.id === seeded.id)!;
-  expect((await page.request.patch(`/api/admin/email-templates/${seeded.id}`, { data: { isActive: true, version: back.version } })).ok()).toBe(true);
+  expect(
+    (await page.request.patch(`/api/admin/email-templates/${seeded.id}`, { data: { isActive: true, version: back.version } })).ok(),
+  ).toBe(true);
   await page.reload();
   await page.getByRole('button', { name: `Delete ${name}` }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Delete email template?' });

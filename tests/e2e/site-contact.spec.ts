@@ -49,15 +49,21 @@ test.describe('[SITE][CONTACT] form', () => {
     await page.goto('/contact');
     await page.getByRole('button', { name: 'Send Message' }).click();
     const summary = page.getByRole('form', { name: 'Contact form' }).locator('[aria-live="assertive"]');
-    await expect(summary).toHaveText(/^3 fields need attention: Name must be at least 2 characters\. Please enter a valid email address\. Message must be at least 10 characters\.$/);
+    await expect(summary).toHaveText(
+      /^3 fields need attention: Name must be at least 2 characters\. Please enter a valid email address\. Message must be at least 10 characters\.$/,
+    );
     await page.getByLabel('Full Name').fill('Jane Buyer');
-    await expect(summary).toHaveText('2 fields need attention: Please enter a valid email address. Message must be at least 10 characters.');
+    await expect(summary).toHaveText(
+      '2 fields need attention: Please enter a valid email address. Message must be at least 10 characters.',
+    );
     await page.getByLabel('Email Address').fill('jane@agency.gov');
     await expect(summary).toHaveText('One field needs attention: Message must be at least 10 characters.');
     await page.getByLabel('Message').fill('Long enough now');
     await expect(summary).toHaveText('');
     // The hint about solicitation numbers belongs to the message, before sending.
-    await expect(page.getByLabel('Message')).toHaveAccessibleDescription('For urgent requirements, include your solicitation or RFQ number in your message.');
+    await expect(page.getByLabel('Message')).toHaveAccessibleDescription(
+      'For urgent requirements, include your solicitation or RFQ number in your message.',
+    );
   });
 
   test('sends, shows Sending..., the Thank You panel for 5 s, then an empty form', async ({ page }) => {
@@ -83,9 +89,13 @@ test.describe('[SITE][CONTACT] form', () => {
     const thanks = page.getByRole('heading', { name: 'Thank You!' });
     await expect(thanks).toBeVisible();
     const shownAt = Date.now();
-    await expect(page.getByText("Your message has been sent successfully. We'll get back to you within 24 hours during business days.")).toBeVisible();
+    await expect(
+      page.getByText("Your message has been sent successfully. We'll get back to you within 24 hours during business days."),
+    ).toBeVisible();
     await expect(page.getByText("What's next?")).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: 'Thank You!' })).toContainText('A member of our team will review your message and reply by email to the address you gave.');
+    await expect(page.getByRole('status').filter({ hasText: 'Thank You!' })).toContainText(
+      'A member of our team will review your message and reply by email to the address you gave.',
+    );
     await expect(page.getByRole('status').filter({ hasText: 'Thank You!' })).not.toContainText('when we reply');
     await expect(thanks).toBeHidden({ timeout: 8000 });
     expect(Date.now() - shownAt).toBeGreaterThan(4000);
@@ -98,7 +108,11 @@ test.describe('[SITE][CONTACT] form', () => {
     // The real server refuses only past hundreds of messages an hour from one address, so the
     // refusal is simulated here; the endpoint's own 429 is covered by the integration tests.
     await page.route('/api/contact', (route) =>
-      route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ message: 'Please wait a few minutes and try again.' }) }),
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Please wait a few minutes and try again.' }),
+      }),
     );
     await page.goto('/contact');
     await page.getByLabel('Full Name').fill('Jane Buyer');
@@ -123,7 +137,10 @@ test.describe('[SITE][CONTACT] form', () => {
     await expect(page.getByRole('alert').filter({ hasText: 'Error' })).toContainText('Failed to send message. Please try again.');
     // Another way to reach the business, from the active contact record.
     const info = await (await page.request.get('/api/contact-info/active')).json();
-    await expect(page.getByRole('alert').filter({ hasText: 'Error' }).getByRole('link', { name: info.email })).toHaveAttribute('href', `mailto:${info.email}`);
+    await expect(page.getByRole('alert').filter({ hasText: 'Error' }).getByRole('link', { name: info.email })).toHaveAttribute(
+      'href',
+      `mailto:${info.email}`,
+    );
     await expect(page.getByLabel('Email Address')).toHaveValue('jane@agency.gov');
   });
 });
@@ -152,7 +169,9 @@ test.describe('[SITE][CONTACT] contact information panel', () => {
   });
 
   test('an error shows the temporarily unavailable message', async ({ page }) => {
-    await page.route('/api/contact-info/active', (route) => route.fulfill({ status: 500, body: '{"message":"x"}', contentType: 'application/json' }));
+    await page.route('/api/contact-info/active', (route) =>
+      route.fulfill({ status: 500, body: '{"message":"x"}', contentType: 'application/json' }),
+    );
     await page.goto('/contact');
     await expect(page.getByText('Contact information is temporarily unavailable.')).toBeVisible();
     await expect(page.getByText('Please check back later or reach out through our social media.')).toBeVisible();

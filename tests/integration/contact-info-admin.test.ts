@@ -11,7 +11,12 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => t?.s.close());
 
-const valid = { email: 'sales@sterling.example', phone: '+1 (202) 555-0147', address: '1 Main St\nSuite 2\nWashington, DC', businessHours: 'Mon–Fri 8–6 ET' };
+const valid = {
+  email: 'sales@sterling.example',
+  phone: '+1 (202) 555-0147',
+  address: '1 Main St\nSuite 2\nWashington, DC',
+  businessHours: 'Mon–Fri 8–6 ET',
+};
 const rows = () => t.s.db.select().from(contactInfo);
 const activeIds = async () => (await rows()).filter((r) => r.isActive).map((r) => r.id);
 
@@ -53,9 +58,17 @@ describe('[LEADS][CONTACT-INFO] /api/admin/contact-info', { timeout: 60_000 }, (
     expect((await snapshotContent(t.s.db)).contactInfo?.email).toBe('sales@sterling.example');
 
     // A new inquiry is announced to the active record's address.
-    const sent = await t.s.request('/api/contact', { method: 'POST', json: { name: 'Al Buyer', email: 'al@agency.gov', message: 'Laptops for the VA, please.', elapsedMs: 8000 } });
+    const sent = await t.s.request('/api/contact', {
+      method: 'POST',
+      json: { name: 'Al Buyer', email: 'al@agency.gov', message: 'Laptops for the VA, please.', elapsedMs: 8000 },
+    });
     expect(sent.status).toBe(201);
-    const [note] = await t.s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'contact.notification')).orderBy(desc(mailOutbox.id)).limit(1);
+    const [note] = await t.s.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'contact.notification'))
+      .orderBy(desc(mailOutbox.id))
+      .limit(1);
     expect(note!.toAddress).toBe('sales@sterling.example');
 
     // Switching back through PATCH; a stale version changes nothing.

@@ -38,7 +38,14 @@ beforeEach(async () => {
 });
 
 const human = { elapsedMs: 12_000, website: '' };
-const valid = { name: 'Jane Buyer', email: 'jane@agency.gov', company: 'VA', phone: '555 0100', message: 'We need 40 laptops by June.', ...human };
+const valid = {
+  name: 'Jane Buyer',
+  email: 'jane@agency.gov',
+  company: 'VA',
+  phone: '555 0100',
+  message: 'We need 40 laptops by June.',
+  ...human,
+};
 const post = (body: unknown) => s.request('/api/contact', { method: 'POST', json: body });
 const outboxFor = (submissionId: number) => s.db.select().from(mailOutbox).where(eq(mailOutbox.submissionId, submissionId));
 /** Every queued message delivered, however far in the future its retry is. */
@@ -51,7 +58,10 @@ const byMessageId = (id: string) => sink.received.filter((m) => parseMail(m.raw)
 
 describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120_000 }, () => {
   it('the notification is queued in the same transaction, rendered with the active template, Reply-To the visitor, text escaped', async () => {
-    await s.db.update(emailTemplates).set({ headerBgColor: '#123456', footerText: 'Notification footer 7731' }).where(and(eq(emailTemplates.templateType, 'contact_notification'), eq(emailTemplates.isActive, true)));
+    await s.db
+      .update(emailTemplates)
+      .set({ headerBgColor: '#123456', footerText: 'Notification footer 7731' })
+      .where(and(eq(emailTemplates.templateType, 'contact_notification'), eq(emailTemplates.isActive, true)));
     const res = await post({ ...valid, name: 'Jane <b>Buyer</b>', message: 'Quote <script>alert(1)</script> & "laptops"\nsecond line' });
     expect(res.status).toBe(201);
     const { id } = await res.json();
@@ -59,7 +69,13 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
     const rows = await outboxFor(id);
     expect(rows).toHaveLength(1);
     const [submission] = await s.db.select().from(contactSubmissions).where(eq(contactSubmissions.id, id));
-    expect(rows[0]).toMatchObject({ kind: 'contact.notification', toAddress: BUSINESS, replyTo: 'jane@agency.gov', status: 'pending', messageId: submission!.messageId });
+    expect(rows[0]).toMatchObject({
+      kind: 'contact.notification',
+      toAddress: BUSINESS,
+      replyTo: 'jane@agency.gov',
+      status: 'pending',
+      messageId: submission!.messageId,
+    });
 
     await deliverAll();
     const mails = byMessageId(submission!.messageId!);
@@ -84,7 +100,12 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
     const res = await post({ ...valid, name: 'Eve\r\nBcc: victim@example.com\r\nTo: other@example.com', company: 'X\nCc: c@example.com' });
     expect(res.status).toBe(201);
     // An e-mail field holding several addresses is not an e-mail address.
-    for (const email of ['a@example.com, b@example.com', 'a@example.com\r\nBcc: b@example.com', '"x" <a@example.com>', 'a@example.com;b@example.com']) {
+    for (const email of [
+      'a@example.com, b@example.com',
+      'a@example.com\r\nBcc: b@example.com',
+      '"x" <a@example.com>',
+      'a@example.com;b@example.com',
+    ]) {
       const refused = await post({ ...valid, email });
       expect(refused.status).toBe(400);
       expect((await refused.json()).message).toBe('Please enter a valid email address');
@@ -97,7 +118,9 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
     expect(mail.headers.has('bcc')).toBe(false);
     expect(mail.headers.has('cc')).toBe(false);
     expect(mail.headers.get('to')).toEqual([BUSINESS]);
-    expect(decodeWords(mail.header('subject')!)).toBe('New inquiry from Eve Bcc: victim@example.com To: other@example.com (X Cc: c@example.com)');
+    expect(decodeWords(mail.header('subject')!)).toBe(
+      'New inquiry from Eve Bcc: victim@example.com To: other@example.com (X Cc: c@example.com)',
+    );
     expect(mail.header('reply-to')).toBe('jane@agency.gov');
   });
 
@@ -118,7 +141,12 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
   it('thirty people behind one agency address within an hour are all stored and notified', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 30; i++) {
-      const res = await post({ ...valid, name: `Buyer ${i}`, email: `buyer${i}@agency.gov`, message: `Inquiry number ${i} about laptops.` });
+      const res = await post({
+        ...valid,
+        name: `Buyer ${i}`,
+        email: `buyer${i}@agency.gov`,
+        message: `Inquiry number ${i} about laptops.`,
+      });
       expect(res.status).toBe(201);
       ids.push((await res.json()).id);
     }
@@ -171,7 +199,10 @@ describe('[LEADS][MAIL] delivery through SMTP outages', { timeout: 120_000 }, ()
   async function queueThree(tag: string) {
     const ids: number[] = [];
     for (let i = 0; i < 3; i++) ids.push((await (await post({ ...valid, message: `${tag} message ${i} for delivery.` })).json()).id);
-    const rows = await s.db.select().from(mailOutbox).where(like(mailOutbox.textBody, `%${tag} message %`));
+    const rows = await s.db
+      .select()
+      .from(mailOutbox)
+      .where(like(mailOutbox.textBody, `%${tag} message %`));
     expect(rows).toHaveLength(3);
     return rows.map((r) => r.messageId!);
   }

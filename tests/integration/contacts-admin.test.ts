@@ -33,7 +33,15 @@ const human = { elapsedMs: 12_000, website: '' };
 async function submit(patch: Record<string, unknown> = {}) {
   const res = await t.s.request('/api/contact', {
     method: 'POST',
-    json: { name: 'Jane Buyer', email: 'jane@agency.gov', company: 'VA', phone: '555 0100', message: 'We need 40 laptops by June.', ...human, ...patch },
+    json: {
+      name: 'Jane Buyer',
+      email: 'jane@agency.gov',
+      company: 'VA',
+      phone: '555 0100',
+      message: 'We need 40 laptops by June.',
+      ...human,
+      ...patch,
+    },
   });
   expect(res.status).toBe(201);
   return (await res.json()).id as number;
@@ -71,7 +79,15 @@ describe('[LEADS][API] GET /api/contact-submissions', () => {
     const ids = list.map((s: { id: number }) => s.id);
     expect(ids.indexOf(b)).toBeLessThan(ids.indexOf(a));
     const first = list.find((s: { id: number }) => s.id === a);
-    expect(first).toMatchObject({ name: 'First Buyer', email: 'jane@agency.gov', company: 'VA', phone: '555 0100', status: 'pending', isSpam: false, responses: [] });
+    expect(first).toMatchObject({
+      name: 'First Buyer',
+      email: 'jane@agency.gov',
+      company: 'VA',
+      phone: '555 0100',
+      status: 'pending',
+      isSpam: false,
+      responses: [],
+    });
     expect(first).not.toHaveProperty('ipAddress');
     expect(first).not.toHaveProperty('messageId');
     expect(list.find((s: { id: number }) => s.id === b)).toMatchObject({ isSpam: true, spamReason: 'honeypot' });
@@ -87,7 +103,10 @@ describe('[LEADS][API] PATCH /api/contact-submissions/{id}/status', () => {
       expect(await res.json()).toMatchObject({ id, status });
       expect((await row(id)).status).toBe(status);
     }
-    const audit = await t.s.db.select().from(auditLog).where(and(eq(auditLog.entity, 'contact-submission'), eq(auditLog.entityId, String(id))));
+    const audit = await t.s.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'contact-submission'), eq(auditLog.entityId, String(id))));
     expect(audit).toHaveLength(3);
     expect(audit[0]!.actorName).toBe('admin');
   });
@@ -140,15 +159,31 @@ describe('[LEADS][API] POST /api/contact-submissions/{id}/respond', { timeout: 6
     const body = await res.json();
     expect(body.status).toBe('in_progress');
     expect(body.responses).toHaveLength(1);
-    expect(body.responses[0]).toMatchObject({ message: 'Thanks <b>Rita</b>, a quote follows.', sentBy: 'admin', delivery: { status: 'pending' } });
+    expect(body.responses[0]).toMatchObject({
+      message: 'Thanks <b>Rita</b>, a quote follows.',
+      sentBy: 'admin',
+      delivery: { status: 'pending' },
+    });
     expect(new Date(body.responses[0].sentAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
     const [stored] = await t.s.db.select().from(contactResponses).where(eq(contactResponses.submissionId, id));
     const [out] = await t.s.db.select().from(mailOutbox).where(eq(mailOutbox.id, stored!.outboxId!));
-    expect(out).toMatchObject({ kind: 'contact.response', toAddress: 'rita@agency.gov', replyTo: 'info@example.com', inReplyTo: root, references: root });
+    expect(out).toMatchObject({
+      kind: 'contact.response',
+      toAddress: 'rita@agency.gov',
+      replyTo: 'info@example.com',
+      inReplyTo: root,
+      references: root,
+    });
 
-    const second = await (await t.as(t.admin, 'POST', `/api/contact-submissions/${id}/respond`, { message: 'And the delivery date.' })).json();
-    const [, out2Row] = await t.s.db.select().from(contactResponses).where(eq(contactResponses.submissionId, id)).orderBy(contactResponses.id);
+    const second = await (
+      await t.as(t.admin, 'POST', `/api/contact-submissions/${id}/respond`, { message: 'And the delivery date.' })
+    ).json();
+    const [, out2Row] = await t.s.db
+      .select()
+      .from(contactResponses)
+      .where(eq(contactResponses.submissionId, id))
+      .orderBy(contactResponses.id);
     const [out2] = await t.s.db.select().from(mailOutbox).where(eq(mailOutbox.id, out2Row!.outboxId!));
     expect(out2).toMatchObject({ inReplyTo: out!.messageId, references: `${root} ${out!.messageId}` });
     expect(second.responses).toHaveLength(2);
@@ -207,7 +242,9 @@ describe('[LEADS][API] CSV export', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="contact-submissions-\d{4}-\d{2}-\d{2}\.csv"$/);
     const csv = (await res.text()).replace(/^\uFEFF/, '');
-    expect(csv.split('\r\n')[0]).toBe('"ID","Received","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response"');
+    expect(csv.split('\r\n')[0]).toBe(
+      '"ID","Received","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response"',
+    );
     const line = csv.split('\r\n').find((l) => l.startsWith(`"${id}",`))!;
     expect(line).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
     expect(line).toContain(`"'+cmd|/C calc!A0"`);

@@ -30,7 +30,12 @@ const base = {
 };
 const all = () => t.s.db.select().from(emailTemplates);
 const active = async (type: 'contact_notification' | 'contact_response') =>
-  (await t.s.db.select().from(emailTemplates).where(and(eq(emailTemplates.templateType, type), eq(emailTemplates.isActive, true)))).map((r) => r.id);
+  (
+    await t.s.db
+      .select()
+      .from(emailTemplates)
+      .where(and(eq(emailTemplates.templateType, type), eq(emailTemplates.isActive, true)))
+  ).map((r) => r.id);
 const create = async (body: Record<string, unknown>) => {
   const res = await t.as(t.admin, 'POST', '/api/admin/email-templates', body);
   expect(res.status).toBe(201);
@@ -52,7 +57,13 @@ describe('[LEADS][TEMPLATES] /api/admin/email-templates', { timeout: 60_000 }, (
   });
 
   it('creates with the defaults of a new template: a response template, inactive, the default colours and font', async () => {
-    const row = await create({ name: 'Minimal', footerText: 'Bye', signatureName: 'Team', signatureEmail: 'team@example.com', signatureWebsite: 'https://example.com' });
+    const row = await create({
+      name: 'Minimal',
+      footerText: 'Bye',
+      signatureName: 'Team',
+      signatureEmail: 'team@example.com',
+      signatureWebsite: 'https://example.com',
+    });
     expect(row).toMatchObject({
       templateType: 'contact_response',
       isActive: false,
@@ -105,7 +116,10 @@ describe('[LEADS][TEMPLATES] /api/admin/email-templates', { timeout: 60_000 }, (
     expect(await active('contact_response')).toHaveLength(1);
     // Moving the active response template to the notification type takes over that type.
     const winner = (await active('contact_response'))[0]!;
-    const moved = await t.as(t.admin, 'PATCH', `/api/admin/email-templates/${winner}`, { templateType: 'contact_notification', version: (await fresh(winner)).version });
+    const moved = await t.as(t.admin, 'PATCH', `/api/admin/email-templates/${winner}`, {
+      templateType: 'contact_notification',
+      version: (await fresh(winner)).version,
+    });
     expect(moved.status).toBe(200);
     expect(await active('contact_notification')).toEqual([winner]);
     expect(await active('contact_response')).toEqual([]);
@@ -113,7 +127,9 @@ describe('[LEADS][TEMPLATES] /api/admin/email-templates', { timeout: 60_000 }, (
 
   it('a stale version is refused with 409 and changes nothing', async () => {
     const row = await create({ ...base, name: 'Versioned' });
-    expect((await t.as(t.admin, 'PATCH', `/api/admin/email-templates/${row.id}`, { name: 'First', version: row.version })).status).toBe(200);
+    expect((await t.as(t.admin, 'PATCH', `/api/admin/email-templates/${row.id}`, { name: 'First', version: row.version })).status).toBe(
+      200,
+    );
     const stale = await t.as(t.admin, 'PATCH', `/api/admin/email-templates/${row.id}`, { name: 'Second', version: row.version });
     expect(stale.status).toBe(409);
     expect((await t.s.db.select().from(emailTemplates).where(eq(emailTemplates.id, row.id)))[0]!.name).toBe('First');
@@ -123,9 +139,17 @@ describe('[LEADS][TEMPLATES] /api/admin/email-templates', { timeout: 60_000 }, (
   it('the next notification is rendered with the template just activated; deleting it falls back to the default look', async () => {
     const tpl = await create({ ...base, templateType: 'contact_notification', name: 'Loud', headerBgColor: '#ff00aa', isActive: true });
     const send = () =>
-      t.s.request('/api/contact', { method: 'POST', json: { name: 'Jo Buyer', email: 'jo@agency.gov', message: 'Need a quote on kitchen machinery.', elapsedMs: 9000 } });
+      t.s.request('/api/contact', {
+        method: 'POST',
+        json: { name: 'Jo Buyer', email: 'jo@agency.gov', message: 'Need a quote on kitchen machinery.', elapsedMs: 9000 },
+      });
     expect((await send()).status).toBe(201);
-    const [first] = await t.s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'contact.notification')).orderBy(desc(mailOutbox.id)).limit(1);
+    const [first] = await t.s.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'contact.notification'))
+      .orderBy(desc(mailOutbox.id))
+      .limit(1);
     expect(first!.htmlBody).toContain('background:#ff00aa');
     expect(first!.htmlBody).toContain(FONT_STACKS[3].replace(/'/g, '&#39;'));
 
@@ -133,7 +157,12 @@ describe('[LEADS][TEMPLATES] /api/admin/email-templates', { timeout: 60_000 }, (
     expect(del.status).toBe(200);
     expect((await t.as(t.admin, 'DELETE', `/api/admin/email-templates/${tpl.id}`)).status).toBe(404);
     expect((await send()).status).toBe(201);
-    const [second] = await t.s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'contact.notification')).orderBy(desc(mailOutbox.id)).limit(1);
+    const [second] = await t.s.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'contact.notification'))
+      .orderBy(desc(mailOutbox.id))
+      .limit(1);
     expect(second!.htmlBody).toContain(`background:${DEFAULT_TEMPLATE.headerBgColor}`);
   });
 

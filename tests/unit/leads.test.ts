@@ -34,7 +34,12 @@ describe('[LEADS] promised reply time', () => {
 });
 
 describe('[LEADS] filters and counts', () => {
-  const list = [lead({ name: 'Ann' }), lead({ name: 'Bob', status: 'completed' }), lead({ name: 'Cy', isSpam: true }), lead({ name: 'Di', company: 'Navy Supply' })];
+  const list = [
+    lead({ name: 'Ann' }),
+    lead({ name: 'Bob', status: 'completed' }),
+    lead({ name: 'Cy', isSpam: true }),
+    lead({ name: 'Di', company: 'Navy Supply' }),
+  ];
   it('inbox or spam, status and a case-insensitive search', () => {
     expect(filterLeads(list, { view: 'inbox', status: 'all', q: '' }).map((l) => l.name)).toEqual(['Ann', 'Bob', 'Di']);
     expect(filterLeads(list, { view: 'spam', status: 'all', q: '' }).map((l) => l.name)).toEqual(['Cy']);
@@ -63,7 +68,13 @@ describe('[LEADS] e-mail rendering keeps templates as data', () => {
   const ctx = { siteName: 'Sterling', siteUrl: 'https://example.gov' };
   it('ignores colours, fonts and links that are not what the form allows', () => {
     const mail = renderSample(
-      { ...DEFAULT_TEMPLATE, headerBgColor: 'red;background:url(x)', fontFamily: 'x</style><script>', companyLogo: 'javascript:alert(1)', signatureWebsite: 'data:text/html,x' },
+      {
+        ...DEFAULT_TEMPLATE,
+        headerBgColor: 'red;background:url(x)',
+        fontFamily: 'x</style><script>',
+        companyLogo: 'javascript:alert(1)',
+        signatureWebsite: 'data:text/html,x',
+      },
       'contact_response',
       ctx,
     );
@@ -73,7 +84,11 @@ describe('[LEADS] e-mail rendering keeps templates as data', () => {
   it('resolves a relative logo against the site and flattens subjects to one line', () => {
     expect(safeHttpUrl('/uploads/logo.png', ctx.siteUrl)).toBe('https://example.gov/uploads/logo.png');
     expect(headerText('a\r\nBcc: x@y.z\tb')).toBe('a Bcc: x@y.z b');
-    const mail = renderNotification(DEFAULT_TEMPLATE, { name: 'A\nB', email: 'a@b.co', company: null, phone: null, message: '<i>hi</i>', createdAt: new Date() }, { ...ctx, adminUrl: 'https://example.gov/admin' });
+    const mail = renderNotification(
+      DEFAULT_TEMPLATE,
+      { name: 'A\nB', email: 'a@b.co', company: null, phone: null, message: '<i>hi</i>', createdAt: new Date() },
+      { ...ctx, adminUrl: 'https://example.gov/admin' },
+    );
     expect(mail.subject).toBe('New inquiry from A B');
     expect(mail.html).toContain('&lt;i&gt;hi&lt;/i&gt;');
   });

@@ -19,9 +19,12 @@ export const contactInfoQuery = queryOptions({
 export function useSaveContactInfo() {
   return useAdminMutation<{ id?: number; version?: number; values: Record<string, unknown> }, ContactInfo>({
     mutationFn: ({ id, version, values }) =>
-      id === undefined ? api.post<ContactInfo>('/api/admin/contact-info', values) : api.patch<ContactInfo>(`/api/admin/contact-info/${id}`, { ...values, version }),
+      id === undefined
+        ? api.post<ContactInfo>('/api/admin/contact-info', values)
+        : api.patch<ContactInfo>(`/api/admin/contact-info/${id}`, { ...values, version }),
     invalidate: [contactInfoKeys.list],
     success: (v) => (v.id === undefined ? 'Contact information created successfully' : 'Contact information updated successfully'),
-    failure: (v, err) => `Failed to ${v.id === undefined ? 'create' : 'update'} contact information: ${err instanceof Error ? err.message : 'Unknown error'}`,
+    failure: (v, err) =>
+      `Failed to ${v.id === undefined ? 'create' : 'update'} contact information: ${err instanceof Error ? err.message : 'Unknown error'}`,
   });
 }

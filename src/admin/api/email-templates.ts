@@ -19,7 +19,9 @@ export const emailTemplatesQuery = queryOptions({
 export function useSaveTemplate() {
   return useAdminMutation<{ id?: number; version?: number; values: Record<string, unknown> }, EmailTemplate>({
     mutationFn: ({ id, version, values }) =>
-      id === undefined ? api.post<EmailTemplate>('/api/admin/email-templates', values) : api.patch<EmailTemplate>(`/api/admin/email-templates/${id}`, { ...values, version }),
+      id === undefined
+        ? api.post<EmailTemplate>('/api/admin/email-templates', values)
+        : api.patch<EmailTemplate>(`/api/admin/email-templates/${id}`, { ...values, version }),
     invalidate: [templateKeys.list],
     success: (v) => (v.id === undefined ? 'Email template created successfully' : 'Email template updated successfully'),
     failure: (v) => (v.id === undefined ? 'Failed to create email template' : 'Failed to update email template'),
@@ -41,6 +43,7 @@ export function useSendTestEmail() {
   return useMutation({
     mutationFn: (template: EmailTemplateValues) => api.post<{ to: string }>('/api/admin/email-templates/test', { template }),
     onSuccess: ({ to }) => toast({ title: 'Test e-mail sent', description: `A sample message with this template is on its way to ${to}.` }),
-    onError: (err) => toast({ title: 'Failed to send test e-mail', description: errorMessage(err, '') || undefined, variant: 'destructive' }),
+    onError: (err) =>
+      toast({ title: 'Failed to send test e-mail', description: errorMessage(err, '') || undefined, variant: 'destructive' }),
   });
 }

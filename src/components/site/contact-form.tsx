@@ -38,7 +38,11 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
   const [announcement, setAnnouncement] = useState('');
   // Until this island has hydrated, the browser would submit the form by itself: the button
   // waits, so nothing typed is sent anywhere but to the API.
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   // When the page opened (set once mounted), for the submission's time-to-fill spam signal.
   const openedAt = useRef(0);
   const honeypot = useRef<HTMLInputElement>(null);
@@ -131,11 +135,13 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
   if (status === 'sent') {
     return (
       <div role="status" className="rounded-lg border border-brand-100 bg-brand-50 p-6 text-center">
-        <h3 ref={thanks} tabIndex={-1} className="text-2xl font-bold text-ink focus:outline-none">Thank You!</h3>
+        <h3 ref={thanks} tabIndex={-1} className="text-2xl font-bold text-ink focus:outline-none">
+          Thank You!
+        </h3>
         <p className="mt-3">Your message has been sent successfully. We'll get back to you within 24 hours during business days.</p>
         <p className="mt-4 text-sm">
-          <strong className="text-ink">What's next?</strong> A member of our team will review your message and reply by email to the
-          address you gave.
+          <strong className="text-ink">What's next?</strong> A member of our team will review your message and reply by email to the address
+          you gave.
         </p>
       </div>
     );
@@ -153,51 +159,77 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
     className: 'field-input',
   });
   const error = (name: ContactField) =>
-    errors[name] ? <p id={`contact-${name}-error`} className="field-error">{errors[name]}</p> : null;
+    errors[name] ? (
+      <p id={`contact-${name}-error`} className="field-error">
+        {errors[name]}
+      </p>
+    ) : null;
 
   return (
     <>
-    <form ref={form} onSubmit={onSubmit} method="post" noValidate aria-label="Contact form">
-      <fieldset disabled={sending} className="grid gap-5">
-        <div className="grid gap-5 sm:grid-cols-2">
-          {FIELDS.map((f) => (
-            <div key={f.name}>
-              <label htmlFor={`contact-${f.name}`} className="field-label">{f.label}</label>
-              <input {...field(f.name)} type={f.type ?? 'text'} autoComplete={f.autoComplete} aria-required={f.required || undefined} />
-              {error(f.name)}
-            </div>
-          ))}
-        </div>
-        <div>
-          <label htmlFor="contact-message" className="field-label">Message</label>
-          <textarea {...field('message')} rows={5} aria-required aria-describedby={errors.message ? 'contact-message-error contact-message-help' : 'contact-message-help'} />
-          <p id="contact-message-help" className="mt-1.5 text-sm text-muted">
-            For urgent requirements, include your solicitation or RFQ number in your message.
-          </p>
-          {error('message')}
-        </div>
-        {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
-        <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
-          <label htmlFor="contact-website">Website</label>
-          <input ref={honeypot} id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-        </div>
-        <div>
-          <button type="submit" disabled={!hydrated} className="btn-primary w-full sm:w-auto">{sending ? 'Sending...' : 'Send Message'}</button>
-        </div>
-      </fieldset>
-      <p className="sr-only" aria-live="assertive" role="alert">{announcement}</p>
-    </form>
+      <form ref={form} onSubmit={onSubmit} method="post" noValidate aria-label="Contact form">
+        <fieldset disabled={sending} className="grid gap-5">
+          <div className="grid gap-5 sm:grid-cols-2">
+            {FIELDS.map((f) => (
+              <div key={f.name}>
+                <label htmlFor={`contact-${f.name}`} className="field-label">
+                  {f.label}
+                </label>
+                <input {...field(f.name)} type={f.type ?? 'text'} autoComplete={f.autoComplete} aria-required={f.required || undefined} />
+                {error(f.name)}
+              </div>
+            ))}
+          </div>
+          <div>
+            <label htmlFor="contact-message" className="field-label">
+              Message
+            </label>
+            <textarea
+              {...field('message')}
+              rows={5}
+              aria-required
+              aria-describedby={errors.message ? 'contact-message-error contact-message-help' : 'contact-message-help'}
+            />
+            <p id="contact-message-help" className="mt-1.5 text-sm text-muted">
+              For urgent requirements, include your solicitation or RFQ number in your message.
+            </p>
+            {error('message')}
+          </div>
+          {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
+          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+            <label htmlFor="contact-website">Website</label>
+            <input ref={honeypot} id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+          </div>
+          <div>
+            <button type="submit" disabled={!hydrated} className="btn-primary w-full sm:w-auto">
+              {sending ? 'Sending...' : 'Send Message'}
+            </button>
+          </div>
+        </fieldset>
+        <p className="sr-only" aria-live="assertive" role="alert">
+          {announcement}
+        </p>
+      </form>
       {failure && (
-        <div role="alert" className="fixed right-4 bottom-4 z-50 max-w-sm rounded-lg border border-red-700 bg-red-700 p-4 text-white shadow-lg">
+        <div
+          role="alert"
+          className="fixed right-4 bottom-4 z-50 max-w-sm rounded-lg border border-red-700 bg-red-700 p-4 text-white shadow-lg"
+        >
           <p className="font-semibold">Error</p>
           <p className="mt-1 text-sm">{failure}</p>
           {/* Whatever went wrong, the visitor learns another way to reach us (unless the message gave one). */}
           {email && !failure.includes('@') && (
             <p className="mt-1 text-sm">
-              You can also email us at <a className="underline" href={`mailto:${email}`}>{email}</a>.
+              You can also email us at{' '}
+              <a className="underline" href={`mailto:${email}`}>
+                {email}
+              </a>
+              .
             </p>
           )}
-          <button type="button" onClick={() => setFailure(null)} className="mt-2 text-sm underline">Dismiss</button>
+          <button type="button" onClick={() => setFailure(null)} className="mt-2 text-sm underline">
+            Dismiss
+          </button>
         </div>
       )}
     </>
@@ -209,7 +241,5 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
  * out of the bundle. `email`: the business's public address, offered when sending fails.
  */
 export function ContactForm({ successMs, email }: { successMs: number; email?: string }) {
-  return (
-    <ContactFormInner successMs={successMs} email={email} />
-  );
+  return <ContactFormInner successMs={successMs} email={email} />;
 }

@@ -23,7 +23,13 @@ async function deactivateOthers(tx: Tx, actor: Actor, keepId?: number) {
     .where(keepId ? and(eq(contactInfo.isActive, true), ne(contactInfo.id, keepId)) : eq(contactInfo.isActive, true))
     .returning();
   for (const row of others) {
-    await recordAudit(tx, actor, { action: 'update', entity: 'contact-info', entityId: row.id, before: { isActive: true }, after: { isActive: false } });
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: 'contact-info',
+      entityId: row.id,
+      before: { isActive: true },
+      after: { isActive: false },
+    });
   }
 }
 

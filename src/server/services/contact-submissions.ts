@@ -14,7 +14,12 @@ export interface ResponseView {
   message: string;
   sentAt: Date;
   sentBy: string | null;
-  delivery: { status: 'pending' | 'sending' | 'sent' | 'failed'; attempts: number; deliveredAt: Date | null; lastError: string | null } | null;
+  delivery: {
+    status: 'pending' | 'sending' | 'sent' | 'failed';
+    attempts: number;
+    deliveredAt: Date | null;
+    lastError: string | null;
+  } | null;
 }
 
 const NOT_FOUND = 'Contact submission not found';
@@ -120,9 +125,17 @@ export async function respondToSubmission(db: Db, id: number, message: string, a
     );
     const [response] = await tx.insert(contactResponses).values({ submissionId: id, message, sentBy: actor.id, outboxId }).returning();
     if (submission.status === 'pending') {
-      await tx.update(contactSubmissions).set({ status: 'in_progress', updatedAt: sql`now()` }).where(eq(contactSubmissions.id, id));
+      await tx
+        .update(contactSubmissions)
+        .set({ status: 'in_progress', updatedAt: sql`now()` })
+        .where(eq(contactSubmissions.id, id));
     }
-    await recordAudit(tx, actor, { action: 'create', entity: 'contact-response', entityId: response!.id, after: { submissionId: id, message } });
+    await recordAudit(tx, actor, {
+      action: 'create',
+      entity: 'contact-response',
+      entityId: response!.id,
+      after: { submissionId: id, message },
+    });
   });
   return getSubmission(db, id);
 }

@@ -15,7 +15,10 @@ const NOT_FOUND = 'Email template not found';
 
 /** Every template: by type, the active one first, then the most recently changed. */
 export function listEmailTemplates(db: Db) {
-  return db.select().from(emailTemplates).orderBy(asc(emailTemplates.templateType), desc(emailTemplates.isActive), desc(emailTemplates.updatedAt), desc(emailTemplates.id));
+  return db
+    .select()
+    .from(emailTemplates)
+    .orderBy(asc(emailTemplates.templateType), desc(emailTemplates.isActive), desc(emailTemplates.updatedAt), desc(emailTemplates.id));
 }
 
 /**
@@ -26,9 +29,19 @@ async function deactivateOthers(tx: Tx, actor: Actor, type: TemplateType, keepId
   const where = keepId
     ? and(eq(emailTemplates.templateType, type), eq(emailTemplates.isActive, true), ne(emailTemplates.id, keepId))
     : and(eq(emailTemplates.templateType, type), eq(emailTemplates.isActive, true));
-  const others = await tx.update(emailTemplates).set({ isActive: false, version: sql`${emailTemplates.version} + 1` }).where(where).returning();
+  const others = await tx
+    .update(emailTemplates)
+    .set({ isActive: false, version: sql`${emailTemplates.version} + 1` })
+    .where(where)
+    .returning();
   for (const row of others) {
-    await recordAudit(tx, actor, { action: 'update', entity: 'email-template', entityId: row.id, before: { isActive: true }, after: { isActive: false } });
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: 'email-template',
+      entityId: row.id,
+      before: { isActive: true },
+      after: { isActive: false },
+    });
   }
 }
 

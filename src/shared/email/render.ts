@@ -57,7 +57,10 @@ export function escapeHtml(value: string): string {
 /** One line for a header: control characters (CR, LF, tabs...) become spaces, at most `max` characters. */
 export function headerText(value: string, max = 200): string {
   // eslint-disable-next-line no-control-regex
-  const flat = value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = value
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -135,7 +138,9 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6"><tr><td align="center" style="padding:24px 12px">`,
     `<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:100%;max-width:600px;background:${contentBg};color:${contentFg};font-family:${fontStack};font-size:15px;line-height:1.6;border-radius:8px;overflow:hidden">`,
     `<tr><td style="background:${headerBg};color:${headerFg};padding:24px">`,
-    logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(ctx.siteName)}" height="40" style="display:block;height:40px;margin:0 0 12px;border:0">` : '',
+    logo
+      ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(ctx.siteName)}" height="40" style="display:block;height:40px;margin:0 0 12px;border:0">`
+      : '',
     `<h1 style="margin:0;font-size:20px;line-height:1.3;color:${headerFg}">${escapeHtml(heading)}</h1></td></tr>`,
     `<tr><td style="padding:24px">${body}<p style="margin:24px 0 0">${signature}</p></td></tr>`,
     `<tr><td style="padding:16px 24px;border-top:3px solid ${accent};font-size:13px">${paragraphs(t.footerText)}</td></tr>`,
@@ -194,11 +199,18 @@ export function renderNotification(t: TemplateLook, s: InquiryFacts, ctx: Render
 }
 
 /** The reply to a visitor (template type contact_response), quoting their message. */
-export function renderResponse(t: TemplateLook, s: Pick<InquiryFacts, 'name' | 'message' | 'createdAt'>, reply: string, ctx: RenderContext): RenderedMail {
+export function renderResponse(
+  t: TemplateLook,
+  s: Pick<InquiryFacts, 'name' | 'message' | 'createdAt'>,
+  reply: string,
+  ctx: RenderContext,
+): RenderedMail {
   const subject = headerText(`Re: Your inquiry to ${ctx.siteName}`);
   const greeting = `Dear ${s.name},`;
   const quoteTitle = `Your message of ${formatWhen(s.createdAt)}`;
-  const text = [greeting, '', reply, '', '-- ', signatureText(t, ctx), '', t.footerText, '', `${quoteTitle}:`, quoteText(s.message)].join('\n');
+  const text = [greeting, '', reply, '', '-- ', signatureText(t, ctx), '', t.footerText, '', `${quoteTitle}:`, quoteText(s.message)].join(
+    '\n',
+  );
   const html = layout(t, ctx, `Your inquiry to ${ctx.siteName}`, [
     { kind: 'text', text: greeting },
     { kind: 'text', text: reply },
@@ -218,6 +230,12 @@ const SAMPLE: InquiryFacts = {
 
 /** What a template looks like, with sample content: the Templates tab's preview and test e-mail. */
 export function renderSample(t: TemplateLook, type: 'contact_notification' | 'contact_response', ctx: RenderContext): RenderedMail {
-  if (type === 'contact_notification') return renderNotification(t, SAMPLE, { ...ctx, adminUrl: new URL('/admin#contacts', ctx.siteUrl).toString() });
-  return renderResponse(t, SAMPLE, 'Thank you for your inquiry. Three TAA-compliant models fit your requirement; a quote is attached to our next message.', ctx);
+  if (type === 'contact_notification')
+    return renderNotification(t, SAMPLE, { ...ctx, adminUrl: new URL('/admin#contacts', ctx.siteUrl).toString() });
+  return renderResponse(
+    t,
+    SAMPLE,
+    'Thank you for your inquiry. Three TAA-compliant models fit your requirement; a quote is attached to our next message.',
+    ctx,
+  );
 }

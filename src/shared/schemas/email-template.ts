@@ -25,7 +25,9 @@ export const emailTemplateSchema = z.object({
   contentBgColor: hexColor(DEFAULT_TEMPLATE.contentBgColor),
   contentTextColor: hexColor(DEFAULT_TEMPLATE.contentTextColor),
   accentColor: hexColor(DEFAULT_TEMPLATE.accentColor),
-  fontFamily: z.enum(FONT_STACKS, { error: 'Font family is required' }).default(DEFAULT_TEMPLATE.fontFamily as (typeof FONT_STACKS)[number]),
+  fontFamily: z
+    .enum(FONT_STACKS, { error: 'Font family is required' })
+    .default(DEFAULT_TEMPLATE.fontFamily as (typeof FONT_STACKS)[number]),
   companyLogo: optionalUrl(),
   footerText: requiredText('Footer text is required', 2000),
   signatureName: requiredText('Signature name is required'),

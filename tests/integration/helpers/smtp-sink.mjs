@@ -27,7 +27,12 @@ const server = new SMTPServer({
       // Reported before the 250 answer: once the client has its answer, a `sync` reply proves the
       // parent has the report too (IPC messages arrive in order).
       const accept = () => {
-        process.send?.({ type: 'message', from: session.envelope.mailFrom?.address ?? '', to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        process.send?.({
+          type: 'message',
+          from: session.envelope.mailFrom?.address ?? '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         done();
       };
       if (mode === 'hold') {

@@ -59,7 +59,8 @@ export function ContactInfoEditor() {
         {...saveFormProps(current, save, () => setEditing(null))}
       />
     );
-  else if (query.data.length === 0) body = <p className="text-sm text-muted">No contact information yet; the contact page says it is temporarily unavailable.</p>;
+  else if (query.data.length === 0)
+    body = <p className="text-sm text-muted">No contact information yet; the contact page says it is temporarily unavailable.</p>;
   else
     body = (
       <ul className="grid gap-3 sm:grid-cols-2">

@@ -56,7 +56,11 @@ function SubmissionsCard() {
     );
   else if (all.length === 0) body = <p className="text-sm text-muted">No contact form submissions yet.</p>;
   else if (rows.length === 0)
-    body = <p className="text-sm text-muted">{filter.view === 'spam' && filter.status === 'all' && !filter.q ? 'No suspected spam.' : 'No submissions match these filters.'}</p>;
+    body = (
+      <p className="text-sm text-muted">
+        {filter.view === 'spam' && filter.status === 'all' && !filter.q ? 'No suspected spam.' : 'No submissions match these filters.'}
+      </p>
+    );
   else body = <SubmissionsTable rows={rows} spamView={filter.view === 'spam'} onRespond={(s) => setResponding(s.id)} />;
 
   return (
@@ -78,10 +82,20 @@ function SubmissionsCard() {
       </p>
       <div role="group" aria-label="Filter submissions" className="mb-4 flex flex-wrap items-end gap-3">
         <div className="flex gap-1" role="group" aria-label="View">
-          <Button size="sm" variant={filter.view === 'inbox' ? 'primary' : 'secondary'} aria-pressed={filter.view === 'inbox'} onClick={() => setFilter({ ...filter, view: 'inbox' })}>
+          <Button
+            size="sm"
+            variant={filter.view === 'inbox' ? 'primary' : 'secondary'}
+            aria-pressed={filter.view === 'inbox'}
+            onClick={() => setFilter({ ...filter, view: 'inbox' })}
+          >
             Inbox
           </Button>
-          <Button size="sm" variant={filter.view === 'spam' ? 'primary' : 'secondary'} aria-pressed={filter.view === 'spam'} onClick={() => setFilter({ ...filter, view: 'spam' })}>
+          <Button
+            size="sm"
+            variant={filter.view === 'spam' ? 'primary' : 'secondary'}
+            aria-pressed={filter.view === 'spam'}
+            onClick={() => setFilter({ ...filter, view: 'spam' })}
+          >
             Spam ({spamCount})
           </Button>
         </div>
@@ -100,7 +114,14 @@ function SubmissionsCard() {
           <label htmlFor={`${id}-search`} className="mb-1 block text-sm font-medium">
             Search submissions
           </label>
-          <Input id={`${id}-search`} type="search" maxLength={200} value={filter.q} onChange={(e) => setFilter({ ...filter, q: e.target.value })} placeholder="Name, e-mail, company, phone or message" />
+          <Input
+            id={`${id}-search`}
+            type="search"
+            maxLength={200}
+            value={filter.q}
+            onChange={(e) => setFilter({ ...filter, q: e.target.value })}
+            placeholder="Name, e-mail, company, phone or message"
+          />
         </div>
       </div>
       {body}

@@ -14,7 +14,10 @@ export function DeliveryBadge({ delivery }: { delivery: ContactResponse['deliver
   const t = TEXT[delivery.status];
   const label = retrying ? `Retrying (attempt ${delivery.attempts + 1})` : t.label;
   return (
-    <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${t.className}`} title={delivery.lastError ?? undefined}>
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${t.className}`}
+      title={delivery.lastError ?? undefined}
+    >
       E-mail: {label}
     </span>
   );

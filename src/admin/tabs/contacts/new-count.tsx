@@ -9,7 +9,10 @@ export function NewInquiriesCount() {
   if (n === 0) return null;
   return (
     <>
-      <span aria-hidden="true" className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-brand-700 px-1.5 text-xs font-bold text-white">
+      <span
+        aria-hidden="true"
+        className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-brand-700 px-1.5 text-xs font-bold text-white"
+      >
         {n}
       </span>
       <span className="sr-only"> ({n} new)</span>

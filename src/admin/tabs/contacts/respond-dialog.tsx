@@ -16,7 +16,12 @@ import { DeliveryBadge } from './delivery';
  */
 export function RespondDialog({ submission, onClose }: { submission: Submission | null; onClose: () => void }) {
   return (
-    <Dialog open={submission !== null} onOpenChange={(open) => !open && onClose()} title={submission ? `Respond to ${submission.name}` : 'Respond'} className="w-[min(48rem,calc(100vw-2rem))]">
+    <Dialog
+      open={submission !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title={submission ? `Respond to ${submission.name}` : 'Respond'}
+      className="w-[min(48rem,calc(100vw-2rem))]"
+    >
       {submission && <RespondBody key={submission.id} submission={submission} onClose={onClose} />}
     </Dialog>
   );
@@ -25,7 +30,11 @@ export function RespondDialog({ submission, onClose }: { submission: Submission 
 function RespondBody({ submission: s, onClose }: { submission: Submission; onClose: () => void }) {
   const id = useId();
   const respond = useRespond();
-  const form = useForm<ContactResponseInput>({ resolver: zodResolver(contactResponseSchema), defaultValues: { message: '' }, mode: 'onChange' });
+  const form = useForm<ContactResponseInput>({
+    resolver: zodResolver(contactResponseSchema),
+    defaultValues: { message: '' },
+    mode: 'onChange',
+  });
   const text = form.watch('message');
   const error = form.formState.errors.message?.message;
   const sending = respond.isPending || form.formState.isSubmitting;

@@ -11,7 +11,15 @@ export const STATUS_LABELS: Record<SubmissionStatus, string> = { pending: 'Pendi
 const isKnown = (s: string): s is SubmissionStatus => (SUBMISSION_STATUSES as readonly string[]).includes(s);
 
 /** The submissions table: Name, Email, Company, Phone, Message (truncated), Date, Status, Actions. */
-export function SubmissionsTable({ rows, spamView, onRespond }: { rows: Submission[]; spamView: boolean; onRespond: (s: Submission) => void }) {
+export function SubmissionsTable({
+  rows,
+  spamView,
+  onRespond,
+}: {
+  rows: Submission[];
+  spamView: boolean;
+  onRespond: (s: Submission) => void;
+}) {
   const setStatus = useSetSubmissionStatus();
   const setSpam = useSetSpam();
   const now = new Date();
@@ -49,9 +57,7 @@ export function SubmissionsTable({ rows, spamView, onRespond }: { rows: Submissi
                 </td>
                 <td className="py-2 pr-3 whitespace-nowrap">
                   {formatDateTime(s.createdAt)}
-                  {overdue && (
-                    <Badge className="mt-1 block w-fit bg-amber-200 text-amber-950">Overdue</Badge>
-                  )}
+                  {overdue && <Badge className="mt-1 block w-fit bg-amber-200 text-amber-950">Overdue</Badge>}
                 </td>
                 <td className="py-2 pr-3">
                   <div className="flex min-w-[9rem] flex-col gap-1">
@@ -61,7 +67,10 @@ export function SubmissionsTable({ rows, spamView, onRespond }: { rows: Submissi
                       value={isKnown(s.status) ? s.status : ''}
                       disabled={setStatus.isPending}
                       onChange={(e) => isKnown(e.target.value) && setStatus.mutate({ id: s.id, status: e.target.value })}
-                      options={[...(isKnown(s.status) ? [] : [{ value: '', label: 'Unknown' }]), ...SUBMISSION_STATUSES.map((v) => ({ value: v, label: STATUS_LABELS[v] }))]}
+                      options={[
+                        ...(isKnown(s.status) ? [] : [{ value: '', label: 'Unknown' }]),
+                        ...SUBMISSION_STATUSES.map((v) => ({ value: v, label: STATUS_LABELS[v] })),
+                      ]}
                     />
                     {last && (
                       <span className="text-xs text-muted">
@@ -73,7 +82,12 @@ export function SubmissionsTable({ rows, spamView, onRespond }: { rows: Submissi
                 <td className="py-2">
                   <div className="flex flex-wrap gap-2">
                     {spamView ? (
-                      <Button size="sm" onClick={() => setSpam.mutate({ id: s.id, isSpam: false })} disabled={setSpam.isPending} aria-label={`Not spam: ${s.name}`}>
+                      <Button
+                        size="sm"
+                        onClick={() => setSpam.mutate({ id: s.id, isSpam: false })}
+                        disabled={setSpam.isPending}
+                        aria-label={`Not spam: ${s.name}`}
+                      >
                         Not spam
                       </Button>
                     ) : (
@@ -81,7 +95,13 @@ export function SubmissionsTable({ rows, spamView, onRespond }: { rows: Submissi
                         <Button size="sm" onClick={() => onRespond(s)} aria-label={`Respond to ${s.name}`}>
                           Respond
                         </Button>
-                        <Button size="sm" variant="ghost" onClick={() => setSpam.mutate({ id: s.id, isSpam: true })} disabled={setSpam.isPending} aria-label={`Move to Spam: ${s.name}`}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => setSpam.mutate({ id: s.id, isSpam: true })}
+                          disabled={setSpam.isPending}
+                          aria-label={`Move to Spam: ${s.name}`}
+                        >
                           Spam
                         </Button>
                       </>

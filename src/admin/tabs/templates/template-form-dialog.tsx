@@ -122,7 +122,11 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
             <label htmlFor={field('templateType').id} className="mb-1 block text-sm font-medium text-ink">
               Template type
             </label>
-            <Select {...field('templateType').props} options={TEMPLATE_TYPES.map((v) => ({ value: v, label: TYPE_LABELS[v] }))} {...register('templateType')} />
+            <Select
+              {...field('templateType').props}
+              options={TEMPLATE_TYPES.map((v) => ({ value: v, label: TYPE_LABELS[v] }))}
+              {...register('templateType')}
+            />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             {COLORS.map(([name, label]) => {
@@ -134,7 +138,11 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
                     {label} colour
                   </label>
                   <div className="flex items-center gap-2">
-                    <span aria-hidden="true" className="h-9 w-9 shrink-0 rounded border border-slate-400" style={{ background: /^#[0-9a-f]{6}$/i.test(value) ? value : 'transparent' }} />
+                    <span
+                      aria-hidden="true"
+                      className="h-9 w-9 shrink-0 rounded border border-slate-400"
+                      style={{ background: /^#[0-9a-f]{6}$/i.test(value) ? value : 'transparent' }}
+                    />
                     <Input {...f.props} maxLength={7} spellCheck={false} {...register(name)} />
                   </div>
                   {errorText(f)}
@@ -146,10 +154,16 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
             <label htmlFor={field('fontFamily').id} className="mb-1 block text-sm font-medium text-ink">
               Font
             </label>
-            <Select {...field('fontFamily').props} options={FONT_STACKS.map((v) => ({ value: v, label: FONT_LABELS[v] }))} {...register('fontFamily')} />
+            <Select
+              {...field('fontFamily').props}
+              options={FONT_STACKS.map((v) => ({ value: v, label: FONT_LABELS[v] }))}
+              {...register('fontFamily')}
+            />
             {errorText(field('fontFamily'))}
           </div>
-          {text('companyLogo', 'Company logo URL (optional)', { help: 'An https:// image address, or a path on this site such as /uploads/logo.png.' })}
+          {text('companyLogo', 'Company logo URL (optional)', {
+            help: 'An https:// image address, or a path on this site such as /uploads/logo.png.',
+          })}
           <div>
             <label htmlFor={field('footerText').id} className="mb-1 block text-sm font-medium text-ink">
               Footer text
@@ -185,10 +199,20 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
         <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
           <h3 className="font-semibold text-ink">Preview</h3>
           <div role="group" aria-label="Preview part" className="flex gap-1">
-            <Button size="sm" variant={view === 'html' ? 'primary' : 'secondary'} aria-pressed={view === 'html'} onClick={() => setView('html')}>
+            <Button
+              size="sm"
+              variant={view === 'html' ? 'primary' : 'secondary'}
+              aria-pressed={view === 'html'}
+              onClick={() => setView('html')}
+            >
               HTML
             </Button>
-            <Button size="sm" variant={view === 'text' ? 'primary' : 'secondary'} aria-pressed={view === 'text'} onClick={() => setView('text')}>
+            <Button
+              size="sm"
+              variant={view === 'text' ? 'primary' : 'secondary'}
+              aria-pressed={view === 'text'}
+              onClick={() => setView('text')}
+            >
               Plain text
             </Button>
           </div>
@@ -198,9 +222,16 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
         </p>
         {view === 'html' ? (
           // sandbox without permissions: no scripts, no forms, no navigation from the preview.
-          <iframe title="E-mail preview" sandbox="" srcDoc={preview.html} className="h-[32rem] w-full rounded-md border border-line bg-white" />
+          <iframe
+            title="E-mail preview"
+            sandbox=""
+            srcDoc={preview.html}
+            className="h-[32rem] w-full rounded-md border border-line bg-white"
+          />
         ) : (
-          <pre className="h-[32rem] overflow-auto rounded-md border border-line bg-surface p-3 text-sm whitespace-pre-wrap">{preview.text}</pre>
+          <pre className="h-[32rem] overflow-auto rounded-md border border-line bg-surface p-3 text-sm whitespace-pre-wrap">
+            {preview.text}
+          </pre>
         )}
       </section>
     </div>
