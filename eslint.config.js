@@ -34,7 +34,18 @@ export const LAYERS = [
 
 export default tseslint.config(
   {
-    ignores: ['dist/', '.astro/', 'node_modules/', '.releases*/', 'data/', '.*-data/', 'bench-results/', 'test-results/', 'playwright-report/', 'db/migrations/'],
+    ignores: [
+      'dist/',
+      '.astro/',
+      'node_modules/',
+      '.releases*/',
+      'data/',
+      '.*-data/',
+      'bench-results/',
+      'test-results/',
+      'playwright-report/',
+      'db/migrations/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

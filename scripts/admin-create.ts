@@ -12,8 +12,11 @@ import { newPasswordSchema } from '#shared/schemas/auth.ts';
 import { USER_ROLES, type UserRole } from '#shared/constants.ts';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { username: { type: 'string' }, email: { type: 'string' }, role: { type: 'string', default: 'admin' } } });
-  if (!values.username || !values.email) throw new Error('Usage: npm run admin:create -- --username NAME --email ADDRESS [--role admin|user]');
+  const { values } = parseArgs({
+    options: { username: { type: 'string' }, email: { type: 'string' }, role: { type: 'string', default: 'admin' } },
+  });
+  if (!values.username || !values.email)
+    throw new Error('Usage: npm run admin:create -- --username NAME --email ADDRESS [--role admin|user]');
   if (!USER_ROLES.includes(values.role as UserRole)) throw new Error(`--role must be one of ${USER_ROLES.join(', ')}`);
   const given = process.env.ADMIN_PASSWORD;
   if (given) newPasswordSchema.parse(given);

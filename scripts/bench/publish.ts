@@ -181,13 +181,18 @@ export async function run(): Promise<PublishBenchResult> {
     const admin = { cookie, origin: base, 'content-type': 'application/json' };
     const header = (await (await fetch(`${base}/api/content/header/active`)).json()) as { id: number };
 
-    const status = async () => (await (await fetch(`${base}/api/admin/publish/status`, { headers: admin })).json()) as { state: string; lastDurationMs: number };
+    const status = async () =>
+      (await (await fetch(`${base}/api/admin/publish/status`, { headers: admin })).json()) as { state: string; lastDurationMs: number };
     const settle = async () => {
       for (let s = await status(); s.state === 'queued' || s.state === 'building'; s = await status()) await sleep(50);
     };
     /** Saves the title the way the back office does; answers which way it went. */
     const save = async (title: string): Promise<string> => {
-      const res = await fetch(`${base}/api/content/header/${header.id}`, { method: 'PATCH', headers: admin, body: JSON.stringify({ title }) });
+      const res = await fetch(`${base}/api/content/header/${header.id}`, {
+        method: 'PATCH',
+        headers: admin,
+        body: JSON.stringify({ title }),
+      });
       if (res.ok) return 'PATCH /api/content/header/{id}';
       if (res.status !== 404 && res.status !== 405) throw new Error(`saving the header failed: ${res.status} ${await res.text()}`);
       if (!sql) throw new Error('the content endpoints are missing here: run the benchmark with DATABASE_URL (Postgres)');
@@ -199,7 +204,7 @@ export async function run(): Promise<PublishBenchResult> {
 
     await settle();
     // As on a server that has been up a while: its build worker has made its warm-up builds.
-    for (const t0 = Date.now(); !seen.warm && Date.now() - t0 < 120_000; ) await sleep(100);
+    for (const t0 = Date.now(); !seen.warm && Date.now() - t0 < 120_000;) await sleep(100);
     const runsMs: number[] = [];
     let writePath = '';
     for (let i = 1; i <= RUNS; i++) {

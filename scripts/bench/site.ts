@@ -24,7 +24,15 @@ const PORT = Number(process.env.BENCH_PORT ?? 4490);
 const NGINX_PORT = PORT + 1;
 const BASE = `http://127.0.0.1:${PORT}`;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const ISLAND_JS_BUDGET = 75 * 1024;
 const HOME_BROTLI_BUDGET = 14 * 1024;
 const WRK_PAGE = '/about';
@@ -46,7 +54,10 @@ function ensureTools(): { wrk: boolean; nginx: boolean } {
   if ((!has('wrk') || !nginxBin) && process.getuid?.() === 0) {
     console.log('installing wrk and nginx with apt-get…');
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
-    spawnSync('apt-get', ['install', '-y', '-qq', 'wrk', 'nginx'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    spawnSync('apt-get', ['install', '-y', '-qq', 'wrk', 'nginx'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   }
   return { wrk: has('wrk'), nginx: fs.existsSync('/usr/sbin/nginx') || has('nginx') };
 }
@@ -171,9 +182,9 @@ async function lighthousePages(): Promise<PageResult[]> {
         console.warn(`\nLighthouse ${page}: ${lhr.runtimeError.code}; running it again`);
         lhr = await audit();
       }
-      const requests = ((lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] })?.items ?? []).filter(
-        (r) => r.resourceType === 'Script',
-      );
+      const requests = (
+        (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string }[] })?.items ?? []
+      ).filter((r) => r.resourceType === 'Script');
       let js = 0;
       for (const r of requests) js += await gzipBytes(r.url);
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
@@ -263,7 +274,9 @@ export async function run() {
       } finally {
         nginx.stop();
       }
-      console.log(`\nRequests/s for ${WRK_PAGE}, median of ${WRK_ROUNDS} alternating rounds (gzip, 50 connections, ${WRK_DURATION} each, ${multiCore ? 'server on core 0, wrk on core 1' : 'one core'})`);
+      console.log(
+        `\nRequests/s for ${WRK_PAGE}, median of ${WRK_ROUNDS} alternating rounds (gzip, 50 connections, ${WRK_DURATION} each, ${multiCore ? 'server on core 0, wrk on core 1' : 'one core'})`,
+      );
       console.table([{ 'our server': throughput.ours, nginx: throughput.nginx, 'ours / nginx': throughput.ratio }]);
     } else {
       console.log('\nwrk or nginx is missing (run as root to install them): throughput skipped');

@@ -13,7 +13,10 @@ export const GET: APIRoute = async ({ site }) => {
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 ${entries
-  .map((e) => `  <url><loc>${xmlEscape(absoluteUrl(e.path, site))}</loc>${e.lastmod ? `<lastmod>${e.lastmod.slice(0, 10)}</lastmod>` : ''}</url>`)
+  .map(
+    (e) =>
+      `  <url><loc>${xmlEscape(absoluteUrl(e.path, site))}</loc>${e.lastmod ? `<lastmod>${e.lastmod.slice(0, 10)}</lastmod>` : ''}</url>`,
+  )
   .join('\n')}
 </urlset>
 `;

@@ -8,7 +8,11 @@ import { env } from './env';
 export function clientAddress(request: Request, socketAddress: () => string | undefined): string {
   if (env().TRUST_PROXY) {
     const forwarded = request.headers.get('x-forwarded-for');
-    const last = forwarded?.split(',').map((s) => s.trim()).filter(Boolean).pop();
+    const last = forwarded
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .pop();
     if (last) return last;
   }
   // Astro's clientAddress is the first X-Forwarded-For value when that header exists, so without a

@@ -8,7 +8,11 @@ const bool = z
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   /** Postgres connection string; unset means embedded PGlite in DATA_DIR/pglite. */
-  DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   DATA_DIR: z.string().default('./data'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),

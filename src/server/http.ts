@@ -35,8 +35,7 @@ export function errorResponse(err: unknown, path: string): Response {
   const pgCode = (err as { code?: string; cause?: { code?: string } })?.cause?.code ?? (err as { code?: string })?.code;
   if (pgCode === '23505') return json({ message: 'A record with the same unique value already exists' }, { status: 409 });
   // Check violation, bad text representation, not null, NUL or untranslatable character.
-  if (['23514', '22P02', '23502', '22021', '22P05'].includes(pgCode ?? ''))
-    return json({ message: 'Invalid request' }, { status: 400 });
+  if (['23514', '22P02', '23502', '22021', '22P05'].includes(pgCode ?? '')) return json({ message: 'Invalid request' }, { status: 400 });
   log.error('unhandled error', { path, err });
   return json({ message: 'Internal server error' }, { status: 500 });
 }
@@ -98,6 +97,5 @@ export function notFound(what = 'Not found'): never {
 
 /** 405 with Allow for methods an endpoint does not support (Astro would answer an HTML 404). */
 export function methodNotAllowed(allowed: string[]): APIRoute {
-  return () =>
-    json({ message: 'Method not allowed' }, { status: 405, headers: { allow: allowed.join(', ') } });
+  return () => json({ message: 'Method not allowed' }, { status: 405, headers: { allow: allowed.join(', ') } });
 }

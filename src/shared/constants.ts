@@ -56,24 +56,10 @@ export const SERVICE_ICON_LABELS: Record<ServiceIcon, string> = {
   'clipboard-list': 'Clipboard',
 };
 
-export const INSIGHT_CATEGORIES = [
-  'industry_spotlights',
-  'market_analysis',
-  'case_studies',
-  'research',
-  'expert_advice',
-] as const;
+export const INSIGHT_CATEGORIES = ['industry_spotlights', 'market_analysis', 'case_studies', 'research', 'expert_advice'] as const;
 export type InsightCategory = (typeof INSIGHT_CATEGORIES)[number];
 
-export const DOCUMENT_CATEGORIES = [
-  'capability',
-  'onboarding',
-  'brochure',
-  'case-study',
-  'whitepaper',
-  'presentation',
-  'other',
-] as const;
+export const DOCUMENT_CATEGORIES = ['capability', 'onboarding', 'brochure', 'case-study', 'whitepaper', 'presentation', 'other'] as const;
 export type DocumentCategory = (typeof DOCUMENT_CATEGORIES)[number];
 export const DOCUMENT_CATEGORY_LABELS: Record<DocumentCategory, string> = {
   capability: 'Capability Statement',

@@ -32,8 +32,7 @@ export const FALLBACK_INTRO = {
 
 export const FALLBACK_HOME_CTA = {
   title: 'Ready to Simplify Your Procurement?',
-  content:
-    'Tell us what you need to buy, source or sell. Our team responds within 24 hours on business days with a clear next step.',
+  content: 'Tell us what you need to buy, source or sell. Our team responds within 24 hours on business days with a clear next step.',
 };
 
 export const FALLBACK_HOME_SERVICES = {
@@ -44,20 +43,17 @@ export const FALLBACK_HOME_SERVICES = {
 export const FALLBACK_FEATURES = [
   {
     title: 'Expert Leadership',
-    description:
-      'Led by procurement professionals who know FAR Part 12 and 13 acquisitions, set-aside programs and agency buying cycles.',
+    description: 'Led by procurement professionals who know FAR Part 12 and 13 acquisitions, set-aside programs and agency buying cycles.',
     icon: 'award',
   },
   {
     title: 'Tailored Solutions',
-    description:
-      'Sourcing, consulting and channel strategies shaped around each agency requirement and each manufacturer catalog.',
+    description: 'Sourcing, consulting and channel strategies shaped around each agency requirement and each manufacturer catalog.',
     icon: 'puzzle',
   },
   {
     title: 'Measurable Results',
-    description:
-      'On-time delivery, documented compliance and cost savings that show up in every contract we complete.',
+    description: 'On-time delivery, documented compliance and cost savings that show up in every contract we complete.',
     icon: 'chart',
   },
 ] as const;
@@ -65,8 +61,7 @@ export const FALLBACK_FEATURES = [
 export const FALLBACK_ABOUT = {
   title: 'About Us',
   subtitle: 'A small woman-owned business connecting federal buyers with trusted suppliers.',
-  body:
-    'We are a registered federal supplier offering procurement services, procurement consulting and channel partnership for commercial manufacturers. Our team combines hands-on acquisition experience with careful compliance work, so agencies receive the right products on schedule and manufacturers enter government markets with confidence.',
+  body: 'We are a registered federal supplier offering procurement services, procurement consulting and channel partnership for commercial manufacturers. Our team combines hands-on acquisition experience with careful compliance work, so agencies receive the right products on schedule and manufacturers enter government markets with confidence.',
 };
 
 export const FALLBACK_MISSION = {
@@ -121,8 +116,7 @@ export const FALLBACK_SERVICES = [
   },
   {
     title: 'Contract Management & Compliance',
-    description:
-      'We track deliverables, documentation and FAR requirements from award to closeout so nothing slips.',
+    description: 'We track deliverables, documentation and FAR requirements from award to closeout so nothing slips.',
     icon: 'clipboard-list',
   },
 ] as const;

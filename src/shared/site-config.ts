@@ -5,8 +5,7 @@
 export const SITE = {
   name: 'Sterling Federal Procurement',
   shortName: 'Sterling Federal',
-  tagline:
-    'Federal procurement, supplier partnerships and project execution for agencies and trusted manufacturers.',
+  tagline: 'Federal procurement, supplier partnerships and project execution for agencies and trusted manufacturers.',
   description:
     'A small woman-owned business and registered federal supplier offering procurement services, procurement consulting and manufacturer channel partnerships.',
   procurementEmail: 'procurement@example.com',

@@ -8,7 +8,14 @@ test('[ADMIN][BLOG]: a new insight: validation, slug from the title, publish sta
   await page.getByRole('button', { name: 'New Insight' }).click();
   const dialog = page.getByRole('dialog', { name: 'New Insight' });
   await dialog.getByRole('button', { name: 'Create Insight' }).click();
-  for (const message of ['Title is required', 'Slug is required', 'Summary must be at least 10 characters', 'Content must be at least 50 characters', 'Author name is required', 'Author title is required']) {
+  for (const message of [
+    'Title is required',
+    'Slug is required',
+    'Summary must be at least 10 characters',
+    'Content must be at least 50 characters',
+    'Author name is required',
+    'Author title is required',
+  ]) {
     await expect(dialog.getByText(message, { exact: true })).toBeVisible();
   }
   const id = unique();
@@ -19,7 +26,9 @@ test('[ADMIN][BLOG]: a new insight: validation, slug from the title, publish sta
   await expect(dialog.getByLabel('Slug')).toHaveValue(`supplier-vetting-${id}`);
   await dialog.getByLabel('Category').selectOption('case_studies');
   await dialog.getByLabel('Summary').fill('How we vet suppliers.');
-  await dialog.getByLabel('Content', { exact: true }).fill('Every supplier is checked for TAA and BAA compliance before anything ships to an agency.');
+  await dialog
+    .getByLabel('Content', { exact: true })
+    .fill('Every supplier is checked for TAA and BAA compliance before anything ships to an agency.');
   await expect(dialog.getByLabel('Read time (minutes)')).toHaveValue('5');
   await dialog.getByLabel('Author name').fill('Jane Doe');
   await dialog.getByLabel('Author title').fill('Principal');
@@ -30,7 +39,10 @@ test('[ADMIN][BLOG]: a new insight: validation, slug from the title, publish sta
   const row = page.getByRole('row').filter({ hasText: title });
   await expect(row.getByRole('cell', { name: 'Case Studies' })).toBeVisible();
   await expect(row.getByText('Not published')).toBeVisible();
-  await expect(row.getByRole('link', { name: `Preview ${title} (opens in a new tab)` })).toHaveAttribute('href', `/preview/insights/supplier-vetting-${id}`);
+  await expect(row.getByRole('link', { name: `Preview ${title} (opens in a new tab)` })).toHaveAttribute(
+    'href',
+    `/preview/insights/supplier-vetting-${id}`,
+  );
 
   await row.getByRole('switch', { name: `Published: ${title}` }).click();
   await expect(toast(page)).toContainText('Status updated');

@@ -61,7 +61,8 @@ test('[SITE][HEADER]: without JavaScript the small-screen menu shows its links a
     await page.goto('/');
     await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
     const menu = page.getByRole('navigation', { name: 'Mobile' });
-    for (const name of ['Home', 'Services', 'Insights', 'About', 'Contact', 'Login']) await expect(menu.getByRole('link', { name })).toBeVisible();
+    for (const name of ['Home', 'Services', 'Insights', 'About', 'Contact', 'Login'])
+      await expect(menu.getByRole('link', { name })).toBeVisible();
     // At desktop width the mobile menu stays out of the way.
     await page.setViewportSize({ width: 1280, height: 900 });
     await expect(menu).toBeHidden();
@@ -74,7 +75,10 @@ test('[SITE][LAYOUT]: a long unbroken word or URL wraps instead of widening the 
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/about');
-    await page.locator('main p').first().evaluate((p) => (p.textContent = `https://example.com/${'y'.repeat(400)}`));
+    await page
+      .locator('main p')
+      .first()
+      .evaluate((p) => (p.textContent = `https://example.com/${'y'.repeat(400)}`));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   }
 });

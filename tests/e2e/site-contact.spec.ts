@@ -68,7 +68,9 @@ test.describe('[SITE][CONTACT] form', () => {
     const thanks = page.getByRole('heading', { name: 'Thank You!' });
     await expect(thanks).toBeVisible();
     const shownAt = Date.now();
-    await expect(page.getByText("Your message has been sent successfully. We'll get back to you within 24 hours during business days.")).toBeVisible();
+    await expect(
+      page.getByText("Your message has been sent successfully. We'll get back to you within 24 hours during business days."),
+    ).toBeVisible();
     await expect(page.getByText("What's next?")).toBeVisible();
     await expect(thanks).toBeHidden({ timeout: 8000 });
     expect(Date.now() - shownAt).toBeGreaterThan(4000);
@@ -82,7 +84,11 @@ test.describe('[SITE][CONTACT] form', () => {
     // also block every other test that sends the form, so the refusal is simulated here; the
     // endpoint's own 429 is covered by tests/integration/contact.test.ts.
     await page.route('/api/contact', (route) =>
-      route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ message: 'Please wait a few minutes and try again.' }) }),
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Please wait a few minutes and try again.' }),
+      }),
     );
     await page.goto('/contact');
     await page.getByLabel('Full Name').fill('Jane Buyer');
@@ -132,7 +138,9 @@ test.describe('[SITE][CONTACT] contact information panel', () => {
   });
 
   test('an error shows the temporarily unavailable message', async ({ page }) => {
-    await page.route('/api/contact-info/active', (route) => route.fulfill({ status: 500, body: '{"message":"x"}', contentType: 'application/json' }));
+    await page.route('/api/contact-info/active', (route) =>
+      route.fulfill({ status: 500, body: '{"message":"x"}', contentType: 'application/json' }),
+    );
     await page.goto('/contact');
     await expect(page.getByText('Contact information is temporarily unavailable.')).toBeVisible();
     await expect(page.getByText('Please check back later or reach out through our social media.')).toBeVisible();

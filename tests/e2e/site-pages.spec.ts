@@ -12,7 +12,12 @@ test.describe('[SITE][PAGES]', () => {
       const canonical = await page.locator('link[rel=canonical]').getAttribute('href');
       expect(canonical).toBe(new URL(p.path, baseURL).toString());
       expect(await page.locator('meta[name=description]').getAttribute('content')).toMatch(/.{50,}/);
-      for (const sel of ['meta[property="og:title"]', 'meta[property="og:description"]', 'meta[property="og:url"]', 'meta[name="twitter:card"]']) {
+      for (const sel of [
+        'meta[property="og:title"]',
+        'meta[property="og:description"]',
+        'meta[property="og:url"]',
+        'meta[name="twitter:card"]',
+      ]) {
         await expect(page.locator(sel)).toHaveCount(1);
       }
       const ld = await page.locator('script[type="application/ld+json"]').allTextContents();
@@ -57,9 +62,20 @@ test.describe('[SITE][PAGES]', () => {
         req.end(body);
       });
     for (const path of ['/', '/contact', '/insights', '/auth', '/admin']) {
-      for (const method of ['POST', 'PUT', 'DELETE']) expect({ method, path, status: await raw(method, path) }).toEqual({ method, path, status: 405 });
+      for (const method of ['POST', 'PUT', 'DELETE'])
+        expect({ method, path, status: await raw(method, path) }).toEqual({ method, path, status: 405 });
     }
-    for (const path of ['/..', '/.', '/about/..', '/insights/..', '/services/../contact', '/insights/%2e%2e', '/404', '/insights/404', '/404.html']) {
+    for (const path of [
+      '/..',
+      '/.',
+      '/about/..',
+      '/insights/..',
+      '/services/../contact',
+      '/insights/%2e%2e',
+      '/404',
+      '/insights/404',
+      '/404.html',
+    ]) {
       expect({ path, status: await raw('GET', path) }).toEqual({ path, status: 404 });
     }
   });
@@ -81,7 +97,8 @@ test.describe('[SITE][CONTENT]', () => {
     await expect(page.getByText(subtitle, { exact: true })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Our Mission' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Why Choose Us' })).toBeVisible();
-    for (const t of ['Certified Experts', 'Industry Expertise', 'Results-Driven']) await expect(page.getByRole('heading', { name: t })).toBeVisible();
+    for (const t of ['Certified Experts', 'Industry Expertise', 'Results-Driven'])
+      await expect(page.getByRole('heading', { name: t })).toBeVisible();
   });
 
   test('services: hero from services_hero, Request Quick Quote, three category cards, closing block', async ({ page, request }) => {
@@ -115,8 +132,15 @@ test.describe('[SITE][CONTENT]', () => {
     await expect(page.getByText('Certified Small Woman-Owned Business')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Core Procurement Profile' })).toBeVisible();
     await expect(page.getByText('WOSB / Small Business')).toBeVisible();
-    for (const code of ['423430', '443142', '334111', '334310', '333924', '333241']) await expect(page.getByText(code, { exact: true })).toBeVisible();
-    for (const item of ['FAR Part 12/13 Compliant', 'TAA / BAA Compliant', 'ITAR-Free Equipment Available', 'VA & DLA Requirements Met', 'Country of Origin Certification Available Upon Request']) {
+    for (const code of ['423430', '443142', '334111', '334310', '333924', '333241'])
+      await expect(page.getByText(code, { exact: true })).toBeVisible();
+    for (const item of [
+      'FAR Part 12/13 Compliant',
+      'TAA / BAA Compliant',
+      'ITAR-Free Equipment Available',
+      'VA & DLA Requirements Met',
+      'Country of Origin Certification Available Upon Request',
+    ]) {
       await expect(page.getByRole('rowheader', { name: item })).toBeVisible();
     }
     await expect(page.getByRole('link', { name: 'Email Procurement Desk' })).toHaveAttribute('href', /^mailto:/);
@@ -134,10 +158,22 @@ test.describe('[SITE][CONTENT]', () => {
     await page.goto('/services/partners');
     await expect(page.getByText('Manufacturing Partners', { exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Contact Partners Team' })).toHaveAttribute('href', '/contact');
-    for (const h of ['Why Manufacturers Partner', 'What We Source From You', 'Compliance Shield', 'How We Work Together', 'Partner With Us']) {
+    for (const h of [
+      'Why Manufacturers Partner',
+      'What We Source From You',
+      'Compliance Shield',
+      'How We Work Together',
+      'Partner With Us',
+    ]) {
       await expect(page.getByRole('heading', { name: h })).toBeVisible();
     }
-    for (const b of ['Federal Market Access', 'Procurement Navigation', 'Bid Participation', 'No Exclusivity Required', 'Pre-Configured Offerings']) {
+    for (const b of [
+      'Federal Market Access',
+      'Procurement Navigation',
+      'Bid Participation',
+      'No Exclusivity Required',
+      'Pre-Configured Offerings',
+    ]) {
       await expect(page.getByRole('heading', { name: b })).toBeVisible();
     }
     await expect(page.getByRole('link', { name: 'Contact Supplier Team' })).toHaveAttribute('href', '/contact');
@@ -173,7 +209,14 @@ test.describe('[SITE][CONTENT]', () => {
 
   test('privacy: the policy statements', async ({ page }) => {
     await page.goto('/privacy');
-    for (const h of ['Information We Collect', 'How We Use Your Information', 'How We Store Your Information', 'Third-Party Services', 'Your Rights', 'Your Consent']) {
+    for (const h of [
+      'Information We Collect',
+      'How We Use Your Information',
+      'How We Store Your Information',
+      'Third-Party Services',
+      'Your Rights',
+      'Your Consent',
+    ]) {
       await expect(page.getByRole('heading', { name: h })).toBeVisible();
     }
     await expect(page.getByText(/name and email address/)).toBeVisible();

@@ -40,7 +40,13 @@ const SIGNED_IN = new Set([
   'POST /api/auth/2fa/disable',
 ]);
 
-const SAMPLE_PARAMS: Record<string, string> = { section: 'intro', kind: 'capability', slug: 'sample', provider: 'google', filename: 'sample.png' };
+const SAMPLE_PARAMS: Record<string, string> = {
+  section: 'intro',
+  kind: 'capability',
+  slug: 'sample',
+  provider: 'google',
+  filename: 'sample.png',
+};
 const METHOD_EXPORT = /export\s+(?:const|let|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE|ALL)\b|export\s*\{([^}]*)\}/g;
 
 interface Route {
@@ -62,13 +68,26 @@ function discover(): Route[] {
   const root = path.resolve('src/pages');
   return walk(path.join(root, 'api')).map((file) => {
     const source = fs.readFileSync(file, 'utf8');
-    const route = '/' + path.relative(root, file).split(path.sep).join('/').replace(/\.(ts|js|mjs)$/, '').replace(/\/index$/, '');
-    const url = route.replace(/\[\.\.\.(\w+)\]/g, 'no/such/endpoint').replace(/\[(\w+)\]/g, (_, name: string) => SAMPLE_PARAMS[name] ?? '1');
+    const route =
+      '/' +
+      path
+        .relative(root, file)
+        .split(path.sep)
+        .join('/')
+        .replace(/\.(ts|js|mjs)$/, '')
+        .replace(/\/index$/, '');
+    const url = route
+      .replace(/\[\.\.\.(\w+)\]/g, 'no/such/endpoint')
+      .replace(/\[(\w+)\]/g, (_, name: string) => SAMPLE_PARAMS[name] ?? '1');
     const methods = new Set<string>();
     for (const m of source.matchAll(METHOD_EXPORT)) {
       if (m[1]) methods.add(m[1]);
       for (const part of m[2]?.split(',') ?? []) {
-        const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+        const name = part
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()
+          ?.trim();
         if (name && /^(GET|POST|PUT|PATCH|DELETE|ALL)$/.test(name)) methods.add(name);
       }
     }
@@ -82,7 +101,9 @@ function verbFor(method: string, exported: string[]): string {
   if (method !== 'ALL') return method;
   return ['PUT', 'PATCH', 'DELETE', 'POST'].find((v) => !exported.includes(v))!;
 }
-const allCases = routes.flatMap((r) => r.methods.map((method) => ({ ...r, method, verb: verbFor(method, r.methods), key: `${method} ${r.route}` })));
+const allCases = routes.flatMap((r) =>
+  r.methods.map((method) => ({ ...r, method, verb: verbFor(method, r.methods), key: `${method} ${r.route}` })),
+);
 /** `export const ALL = methodNotAllowed([...])`: a 405 for other methods, nothing to guard. */
 const refusers = allCases.filter((c) => c.method === 'ALL' && /export const ALL = methodNotAllowed\(/.test(c.source));
 const cases = allCases.filter((c) => !refusers.includes(c));
@@ -116,7 +137,8 @@ describe('access control on every endpoint', { timeout: 120_000 }, () => {
 
   it('[AUTH][WALK]: guarded endpoints check inside the handler with the shared guard, never by URL', () => {
     for (const c of adminCases) expect(c.source, `${c.key} (${c.file}) must call requireAdmin(locals)`).toMatch(/requireAdmin\(/);
-    for (const c of cases.filter((x) => SIGNED_IN.has(x.key))) expect(c.source, `${c.key} must call requireUser or requireAdmin`).toMatch(/require(User|Admin)\(/);
+    for (const c of cases.filter((x) => SIGNED_IN.has(x.key)))
+      expect(c.source, `${c.key} must call requireUser or requireAdmin`).toMatch(/require(User|Admin)\(/);
     // Every allowlisted entry names a real endpoint, so the lists cannot drift into fiction unnoticed
     // (POST /api/contact belongs to the leads work and may land later).
     const known = new Set(cases.map((c) => c.key));
@@ -188,7 +210,12 @@ describe('access control on every endpoint', { timeout: 120_000 }, () => {
 
   it('[AUTH][CSRF]: a state-changing call from another site is refused before anything else', async () => {
     for (const c of allCases.filter((x) => !['GET', 'HEAD'].includes(x.verb))) {
-      const res = await server.request(c.url, { method: c.verb, cookie: adminCookie, json: {}, headers: { origin: 'https://evil.example' } });
+      const res = await server.request(c.url, {
+        method: c.verb,
+        cookie: adminCookie,
+        json: {},
+        headers: { origin: 'https://evil.example' },
+      });
       expect(res.status, `${c.key} cross-site`).toBe(403);
     }
   });

@@ -57,7 +57,9 @@ describe('[API][ADMIN][FEATURES]', () => {
     const ok = await json(await t.as(t.admin, 'POST', '/api/features', { ...card, section: 'about', icon: 'fas fa-star' }));
     expect(ok.status).toBe(201);
     expect((await (await t.s.request('/api/about-features')).json()).some((f: { id: number }) => f.id === ok.body.id)).toBe(true);
-    const patch = await json(await t.as(t.admin, 'PATCH', `/api/features/${ok.body.id}`, { description: 'short', section: 'about', version: 1 }));
+    const patch = await json(
+      await t.as(t.admin, 'PATCH', `/api/features/${ok.body.id}`, { description: 'short', section: 'about', version: 1 }),
+    );
     expect(patch.status).toBe(400);
     expect(patch.body.message).toBe('Description must be at least 10 characters');
   });
@@ -86,7 +88,12 @@ describe('[API][ADMIN][FEATURES]', () => {
 });
 
 describe('[API][ADMIN][SERVICES]', () => {
-  const service = { title: 'Bid Support', description: 'We help you bid.', icon: 'clipboard-list', imageSrc: 'https://img.example.com/a.jpg' };
+  const service = {
+    title: 'Bid Support',
+    description: 'We help you bid.',
+    icon: 'clipboard-list',
+    imageSrc: 'https://img.example.com/a.jpg',
+  };
 
   it.each([
     ['POST', '/api/services'],

@@ -74,7 +74,12 @@ describe('[API][ADMIN][CONTENT] generic blocks', () => {
 
   it('POST /api/content creates a home_cta block from `active` and `section`', async () => {
     const { status, body } = await json(
-      await t.as(t.admin, 'POST', '/api/content', { section: 'home_cta', title: 'Talk to us', content: 'We reply within a day.', active: true }),
+      await t.as(t.admin, 'POST', '/api/content', {
+        section: 'home_cta',
+        title: 'Talk to us',
+        content: 'We reply within a day.',
+        active: true,
+      }),
     );
     expect(status).toBe(201);
     expect(body).toMatchObject({ section: 'home_cta', isActive: true, version: 1 });
@@ -111,7 +116,12 @@ describe('[API][ADMIN][CONTENT] generic blocks', () => {
 
   it('about: subtitle and body are stored joined by a blank line', async () => {
     const { status, body } = await json(
-      await t.as(t.admin, 'POST', '/api/content/about', { title: 'About Us', subtitle: 'Short line.', content: 'The longer body text.', isActive: true }),
+      await t.as(t.admin, 'POST', '/api/content/about', {
+        title: 'About Us',
+        subtitle: 'Short line.',
+        content: 'The longer body text.',
+        isActive: true,
+      }),
     );
     expect(status).toBe(201);
     expect(body.content).toBe('Short line.\n\nThe longer body text.');
@@ -134,7 +144,11 @@ describe('[API][ADMIN][CONTENT] generic blocks', () => {
     ['/api/content/services_hero', { title: 'Hero' }, 'Description is required'],
     ['/api/content/services_hero', { content: 'Description' }, 'Title is required'],
     ['/api/content/home_cta', { title: 'CTA' }, 'Content is required'],
-    ['/api/content/services_hero', { title: 'Hero', content: 'D', backgroundImage: 'javascript:alert(1)' }, 'URL must be a relative path or start with http:// or https://'],
+    [
+      '/api/content/services_hero',
+      { title: 'Hero', content: 'D', backgroundImage: 'javascript:alert(1)' },
+      'URL must be a relative path or start with http:// or https://',
+    ],
     ['/api/content/intro', { title: 'x'.repeat(201), content: 'c' }, 'Must be at most 200 characters'],
   ])('POST %s %o → 400 %s, nothing stored', async (path, body, message) => {
     const before = (await t.s.db.select().from(contentBlocks)).length;
@@ -203,7 +217,10 @@ describe('[API][ADMIN][HEADER-CTA] one active version', () => {
   });
 
   it('activating an older version by PATCH switches the active one', async () => {
-    const [old] = await t.s.db.select().from(headerCta).where(and(eq(headerCta.isActive, false)));
+    const [old] = await t.s.db
+      .select()
+      .from(headerCta)
+      .where(and(eq(headerCta.isActive, false)));
     const res = await json(await t.as(t.admin, 'PATCH', `/api/content/header-cta/${old!.id}`, { isActive: true, version: old!.version }));
     expect(res.status).toBe(200);
     const active = await t.s.db.select().from(headerCta).where(eq(headerCta.isActive, true));
@@ -218,16 +235,21 @@ describe('[API][ADMIN][HEADER-CTA] one active version', () => {
     [{ buttonStyle: 'neon' }, 'Choose a button style'],
   ])('%o → 400 %s', async (change, message) => {
     const before = await t.s.db.select().from(headerCta);
-    const res = await json(await t.as(t.admin, 'POST', '/api/content/header-cta', { buttonText: 'Go', buttonLink: '/contact', isActive: true, ...change }));
+    const res = await json(
+      await t.as(t.admin, 'POST', '/api/content/header-cta', { buttonText: 'Go', buttonLink: '/contact', isActive: true, ...change }),
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);
     expect(await t.s.db.select().from(headerCta)).toEqual(before);
   });
 
-  it.each(['https://example.com/x', '/contact', 'mailto:sales@example.com', 'tel:+15550100', '#contact-form'])('link %s is accepted', async (link) => {
-    const res = await t.as(t.admin, 'POST', '/api/content/header-cta', { buttonText: 'Go', buttonLink: link });
-    expect(res.status).toBe(201);
-  });
+  it.each(['https://example.com/x', '/contact', 'mailto:sales@example.com', 'tel:+15550100', '#contact-form'])(
+    'link %s is accepted',
+    async (link) => {
+      const res = await t.as(t.admin, 'POST', '/api/content/header-cta', { buttonText: 'Go', buttonLink: link });
+      expect(res.status).toBe(201);
+    },
+  );
 });
 
 describe('[API][ADMIN][AUDIT]', () => {

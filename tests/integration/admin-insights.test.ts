@@ -70,7 +70,9 @@ describe('[API][ADMIN][INSIGHTS] create, list, edit, publish, delete', () => {
     expect(new Date(body.publicationDate).getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(body.version).toBe(version + 1);
     version = body.version;
-    const off = await (await t.as(t.admin, 'PATCH', `/api/admin/insights/${id}`, { isPublished: false, publicationDate: null, version })).json();
+    const off = await (
+      await t.as(t.admin, 'PATCH', `/api/admin/insights/${id}`, { isPublished: false, publicationDate: null, version })
+    ).json();
     expect(off).toMatchObject({ isPublished: false, publicationDate: null });
     version = off.version;
   });
@@ -144,7 +146,12 @@ describe('[API][ADMIN][INSIGHTS] validation: each invalid field answers the spec
   });
 
   it('a non-JSON body is a 415', async () => {
-    const res = await t.s.request('/api/admin/insights', { method: 'POST', cookie: t.admin, body: 'x', headers: { 'content-type': 'text/plain', origin: t.s.url } });
+    const res = await t.s.request('/api/admin/insights', {
+      method: 'POST',
+      cookie: t.admin,
+      body: 'x',
+      headers: { 'content-type': 'text/plain', origin: t.s.url },
+    });
     expect(res.status).toBe(415);
   });
 });

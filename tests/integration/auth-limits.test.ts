@@ -28,7 +28,11 @@ describe('brute-force limits', { timeout: 120_000 }, () => {
     // Forged forwarding headers are dropped before Astro sees them (TRUST_PROXY is off): rotating
     // them buys no fresh allowance, the socket's address is still over its limit.
     const forged = (i: number) =>
-      server.request('/api/login', { method: 'POST', json: { username: `x-user-${i}`, password: 'whatever' }, headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+      server.request('/api/login', {
+        method: 'POST',
+        json: { username: `x-user-${i}`, password: 'whatever' },
+        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+      });
     for (let i = 0; i < 3; i++) expect((await forged(i)).status).toBe(429);
     nextMinute();
     expect((await passwordStep(server, TEST_ADMIN.username, TEST_ADMIN.password)).res.status).toBe(200);
@@ -88,7 +92,11 @@ describe('brute-force limits', { timeout: 120_000 }, () => {
     const dave = await makeUser(server, 'dave', 'dave-password-1');
     const cookie = await signIn(server, dave.username, dave.password);
     const attempt = () =>
-      server.request('/api/user/change-password', { method: 'POST', cookie, json: { currentPassword: 'not-daves-pw', newPassword: 'new-password-1' } });
+      server.request('/api/user/change-password', {
+        method: 'POST',
+        cookie,
+        json: { currentPassword: 'not-daves-pw', newPassword: 'new-password-1' },
+      });
     for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(400);
     const res = await attempt();
     expect(res.status).toBe(429);

@@ -78,7 +78,8 @@ describe('mail outbox', { timeout: 120_000 }, () => {
 
   it('[AUTH][MAIL]: concurrent workers never send the same message twice (FOR UPDATE SKIP LOCKED)', async () => {
     const ids: number[] = [];
-    for (let i = 0; i < 12; i++) ids.push(await enqueueMail(server.db, { kind: 'test', to: `many${i}@example.com`, subject: `n${i}`, text: 'hello' }));
+    for (let i = 0; i < 12; i++)
+      ids.push(await enqueueMail(server.db, { kind: 'test', to: `many${i}@example.com`, subject: `n${i}`, text: 'hello' }));
     const sent: string[] = [];
     const slow: MailTransport = {
       kind: 'test',
@@ -88,7 +89,11 @@ describe('mail outbox', { timeout: 120_000 }, () => {
         return { messageId: `<${m.to}>` };
       },
     };
-    await Promise.all([deliverDue(server.db, slow, { batch: 5 }), deliverDue(server.db, slow, { batch: 5 }), deliverDue(server.db, slow, { batch: 5 })]);
+    await Promise.all([
+      deliverDue(server.db, slow, { batch: 5 }),
+      deliverDue(server.db, slow, { batch: 5 }),
+      deliverDue(server.db, slow, { batch: 5 }),
+    ]);
     await deliverDue(server.db, slow);
     const mine = sent.filter((t) => t.startsWith('many'));
     expect(mine).toHaveLength(12);

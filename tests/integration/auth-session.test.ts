@@ -18,7 +18,12 @@ describe('sign-in and sessions', { timeout: 120_000 }, () => {
   it('[AUTH][LOGIN]: a correct password answers the spec shape and sets an HttpOnly session cookie plus the header hint', async () => {
     const { res, body } = await passwordStep(server, TEST_ADMIN.username, TEST_ADMIN.password);
     expect(res.status).toBe(200);
-    expect(body).toMatchObject({ success: true, message: 'Login successful', requires2FA: false, user: { username: 'admin', role: 'admin' } });
+    expect(body).toMatchObject({
+      success: true,
+      message: 'Login successful',
+      requires2FA: false,
+      user: { username: 'admin', role: 'admin' },
+    });
     expect(JSON.stringify(body)).not.toMatch(/password|twoFactorSecret|scrypt/i);
     const setCookies = res.headers.getSetCookie();
     const session = setCookies.find((c) => c.startsWith('ps.session_token='));
@@ -119,14 +124,26 @@ describe('sign-in and sessions', { timeout: 120_000 }, () => {
     const other = await signIn(server, account.username, account.password);
     const admin = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
 
-    const wrong = await server.request('/api/user/change-password', { method: 'POST', cookie: mine, json: { currentPassword: 'nope-nope', newPassword: 'second-password-2' } });
+    const wrong = await server.request('/api/user/change-password', {
+      method: 'POST',
+      cookie: mine,
+      json: { currentPassword: 'nope-nope', newPassword: 'second-password-2' },
+    });
     expect(wrong.status).toBe(400);
     expect((await wrong.json()).message).toBe('Current password is incorrect');
-    const short = await server.request('/api/user/change-password', { method: 'POST', cookie: mine, json: { currentPassword: account.password, newPassword: 'short7c' } });
+    const short = await server.request('/api/user/change-password', {
+      method: 'POST',
+      cookie: mine,
+      json: { currentPassword: account.password, newPassword: 'short7c' },
+    });
     expect(short.status).toBe(400);
     expect((await short.json()).message).toBe('New password must be at least 8 characters');
 
-    const ok = await server.request('/api/user/change-password', { method: 'POST', cookie: mine, json: { currentPassword: account.password, newPassword: 'second-password-2', confirmPassword: 'second-password-2' } });
+    const ok = await server.request('/api/user/change-password', {
+      method: 'POST',
+      cookie: mine,
+      json: { currentPassword: account.password, newPassword: 'second-password-2', confirmPassword: 'second-password-2' },
+    });
     expect(ok.status).toBe(200);
     expect((await server.request('/api/user', { cookie: mine })).status).toBe(200);
     expect((await server.request('/api/user', { cookie: other })).status).toBe(401);
@@ -138,7 +155,10 @@ describe('sign-in and sessions', { timeout: 120_000 }, () => {
   });
 
   it('[AUTH][REGISTER]: registration is closed unless ALLOW_REGISTRATION=true', async () => {
-    const res = await server.request('/api/register', { method: 'POST', json: { username: 'newbie', email: 'newbie@example.com', password: 'newbie-password' } });
+    const res = await server.request('/api/register', {
+      method: 'POST',
+      json: { username: 'newbie', email: 'newbie@example.com', password: 'newbie-password' },
+    });
     expect(res.status).toBe(403);
     expect((await res.json()).message).toBe('Registration is closed');
   });
@@ -152,7 +172,10 @@ describe('sign-in and sessions', { timeout: 120_000 }, () => {
   });
 
   it('[AUTH][SIGNIN-HELPER]: cookieHeader keeps the session cookie and the hint', async () => {
-    const res = await server.request('/api/login', { method: 'POST', json: { username: TEST_ADMIN.username, password: TEST_ADMIN.password } });
+    const res = await server.request('/api/login', {
+      method: 'POST',
+      json: { username: TEST_ADMIN.username, password: TEST_ADMIN.password },
+    });
     expect(cookieHeader(res)).toMatch(/ps\.session_token=.+; signed_in=1/);
   });
 });

@@ -51,9 +51,17 @@ describe('two-factor sign-in', { timeout: 120_000 }, () => {
     const status = await (await server.request('/api/auth/2fa/status', { cookie })).json();
     expect(status).toMatchObject({ enabled: false });
     // A secret the server did not hand out is refused.
-    const forged = await server.request('/api/auth/2fa/enable', { method: 'POST', cookie, json: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DP', token: '123456' } });
+    const forged = await server.request('/api/auth/2fa/enable', {
+      method: 'POST',
+      cookie,
+      json: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DP', token: '123456' },
+    });
     expect(forged.status).toBe(400);
-    const wrongCode = await server.request('/api/auth/2fa/enable', { method: 'POST', cookie, json: { secret: setup.secret, token: (Number(await totp(setup.secret)) ^ 1).toString().padStart(6, '0') } });
+    const wrongCode = await server.request('/api/auth/2fa/enable', {
+      method: 'POST',
+      cookie,
+      json: { secret: setup.secret, token: (Number(await totp(setup.secret)) ^ 1).toString().padStart(6, '0') },
+    });
     expect(wrongCode.status).toBe(400);
     expect((await wrongCode.json()).message).toBe('Invalid verification code');
   });
@@ -70,7 +78,11 @@ describe('two-factor sign-in', { timeout: 120_000 }, () => {
     expect(ok.status).toBe(200);
     const verified = await ok.json();
     expect(verified).toMatchObject({ success: true, user: { username: 'alice' } });
-    const session = ok.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => !c!.endsWith('=')).join('; ');
+    const session = ok.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .filter((c) => !c!.endsWith('='))
+      .join('; ');
     expect((await server.request('/api/user', { cookie: session })).status).toBe(200);
     // One use: the same challenge and code again fail.
     expect((await verify(cookie, code)).status).toBe(401);
@@ -129,14 +141,30 @@ describe('two-factor sign-in', { timeout: 120_000 }, () => {
   it('[AUTH][2FA]: disabling needs the current password and a valid code', async () => {
     const a = await challenge();
     const ok = await verify(a.cookie, codeFromMail((await lastMailTo(server, alice.email))?.textBody));
-    const cookie = ok.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => !c!.endsWith('=')).join('; ');
-    const badPw = await server.request('/api/auth/2fa/disable', { method: 'POST', cookie, json: { currentPassword: 'not-it-at-all', token: await totp(secret, 1) } });
+    const cookie = ok.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .filter((c) => !c!.endsWith('='))
+      .join('; ');
+    const badPw = await server.request('/api/auth/2fa/disable', {
+      method: 'POST',
+      cookie,
+      json: { currentPassword: 'not-it-at-all', token: await totp(secret, 1) },
+    });
     expect(badPw.status).toBe(400);
     expect((await badPw.json()).message).toBe('Current password is incorrect');
-    const badCode = await server.request('/api/auth/2fa/disable', { method: 'POST', cookie, json: { currentPassword: alice.password, token: '000000' } });
+    const badCode = await server.request('/api/auth/2fa/disable', {
+      method: 'POST',
+      cookie,
+      json: { currentPassword: alice.password, token: '000000' },
+    });
     expect(badCode.status).toBe(400);
     advanceClock(61_000);
-    const done = await server.request('/api/auth/2fa/disable', { method: 'POST', cookie, json: { currentPassword: alice.password, token: await totp(secret) } });
+    const done = await server.request('/api/auth/2fa/disable', {
+      method: 'POST',
+      cookie,
+      json: { currentPassword: alice.password, token: await totp(secret) },
+    });
     expect(done.status).toBe(200);
     expect(await (await server.request('/api/auth/2fa/status', { cookie })).json()).toMatchObject({ enabled: false });
     const plain = await passwordStep(server, alice.username, alice.password);

@@ -12,7 +12,13 @@ beforeEach(async () => {
   await s.db.delete(rateLimits);
 });
 
-const valid = { name: 'Jane Buyer', email: 'jane@agency.gov', company: 'VA', phone: '+1 (555) 010-0100', message: 'We need 40 laptops by June.' };
+const valid = {
+  name: 'Jane Buyer',
+  email: 'jane@agency.gov',
+  company: 'VA',
+  phone: '+1 (555) 010-0100',
+  message: 'We need 40 laptops by June.',
+};
 /** A person takes longer than the minimum fill time. */
 const human = { elapsedMs: 12_000, website: '' };
 
@@ -83,14 +89,22 @@ describe('[API][CONTACT] validation: nothing is stored on rejection', () => {
       body: 'name=Jane',
     });
     expect(form.status).toBe(415);
-    const broken = await s.request('/api/contact', { method: 'POST', headers: { 'content-type': 'application/json', origin: s.url }, body: '{"name":' });
+    const broken = await s.request('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: s.url },
+      body: '{"name":',
+    });
     expect(broken.status).toBe(400);
     expect(await count()).toBe(before);
   });
 
   it.each([null, [], 'x', 5])('refuses a JSON body that is not an object (%j) with 400', async (body) => {
     const before = await count();
-    const res = await s.request('/api/contact', { method: 'POST', headers: { 'content-type': 'application/json', origin: s.url }, body: JSON.stringify(body) });
+    const res = await s.request('/api/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: s.url },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).message).toBe('Request body must be a JSON object');
     expect(await count()).toBe(before);

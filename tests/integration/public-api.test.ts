@@ -7,7 +7,16 @@ let s: TestServer;
 beforeAll(async () => {
   s = await startTestServer();
   await s.db.insert(insights).values([
-    { title: 'Published', slug: 'published-one', excerpt: 'An excerpt here', content: 'x'.repeat(60), authorName: 'A', authorTitle: 'B', isPublished: true, publicationDate: new Date('2026-01-02') },
+    {
+      title: 'Published',
+      slug: 'published-one',
+      excerpt: 'An excerpt here',
+      content: 'x'.repeat(60),
+      authorName: 'A',
+      authorTitle: 'B',
+      isPublished: true,
+      publicationDate: new Date('2026-01-02'),
+    },
     { title: 'Draft', slug: 'draft-one', excerpt: 'An excerpt here', content: 'y'.repeat(60), authorName: 'A', authorTitle: 'B' },
   ]);
   await s.db.insert(documents).values([

@@ -201,7 +201,10 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     if (server.handle.kind === 'postgres') {
       // Another instance may still be building it: only a job older than the stale limit is taken over.
       expect((await status()).state).toBe('building');
-      await server.db.update(publishJobs).set({ startedAt: new Date(Date.now() - 11 * 60_000) }).where(eq(publishJobs.id, job!.id));
+      await server.db
+        .update(publishJobs)
+        .set({ startedAt: new Date(Date.now() - 11 * 60_000) })
+        .where(eq(publishJobs.id, job!.id));
       await restart({ ensureRelease: false });
     }
     await publisher!.tick();
@@ -244,7 +247,7 @@ describe('[PUBLISH][PREVIEW]: /preview/insights/{slug}', () => {
     expect(html).toContain('Second paragraph.');
     expect(html).toContain('<meta name="robots" content="noindex">');
     const csp = res.headers.get('content-security-policy')!;
-    expect(csp).not.toContain('unsafe-inline\' \'sha');
+    expect(csp).not.toContain("unsafe-inline' 'sha");
     if (/<script(?![^>]*\bsrc=)(?![^>]*application\/(ld\+)?json)[^>]*>/.test(html)) expect(csp).toMatch(/script-src 'self' 'sha256-/);
     // The page never made it into a release.
     expect(liveSite().has('/preview/insights/draft-preview-insight.html')).toBe(false);

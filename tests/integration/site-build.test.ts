@@ -17,7 +17,8 @@ const RELEASES = `.releases-test-${process.pid}`;
 const at = (d: string) => `${d}T12:00:00.000Z`;
 const stamp = { version: 1, createdAt: at('2026-01-01'), updatedAt: at('2026-01-03') };
 
-const longText = ['First paragraph about budgets.', '', 'Second paragraph.', 'Third <b>paragraph</b>.', '', ''].join('\n') + 'x'.repeat(900);
+const longText =
+  ['First paragraph about budgets.', '', 'Second paragraph.', 'Third <b>paragraph</b>.', '', ''].join('\n') + 'x'.repeat(900);
 const insight = (over: Partial<SiteContent['insights'][number]>) => ({
   id: 1,
   title: 'Untitled',
@@ -43,27 +44,91 @@ const breakout = (field: string) => `</script><script>alert('${field}')</script>
 const content = {
   generatedAt: at('2026-03-01'),
   header: null,
-  headerCta: { id: 1, buttonText: 'Hidden CTA', buttonLink: '/nowhere', buttonStyle: 'primary', isVisible: false, isActive: true, active: true, ...stamp },
+  headerCta: {
+    id: 1,
+    buttonText: 'Hidden CTA',
+    buttonLink: '/nowhere',
+    buttonStyle: 'primary',
+    isVisible: false,
+    isActive: true,
+    active: true,
+    ...stamp,
+  },
   blocks: {
     intro: null,
     home_cta: null,
-    about: { id: 1, section: 'about', title: 'About Sterling', content: 'We <script>alert(1)</script> supply.\n\nBody paragraph one.\nBody paragraph two.', buttonText: null, backgroundImage: null, imageUrl: null, isActive: true, active: true, ...stamp },
+    about: {
+      id: 1,
+      section: 'about',
+      title: 'About Sterling',
+      content: 'We <script>alert(1)</script> supply.\n\nBody paragraph one.\nBody paragraph two.',
+      buttonText: null,
+      backgroundImage: null,
+      imageUrl: null,
+      isActive: true,
+      active: true,
+      ...stamp,
+    },
     about_mission: null,
     services_hero: null,
     services_overview: null,
     home_services: null,
   },
   homeFeatures: [
-    { id: 2, section: 'home', title: 'Second Card', description: 'Shown second', icon: 'shield', displayOrder: 1, isActive: true, ...stamp },
+    {
+      id: 2,
+      section: 'home',
+      title: 'Second Card',
+      description: 'Shown second',
+      icon: 'shield',
+      displayOrder: 1,
+      isActive: true,
+      ...stamp,
+    },
   ],
   aboutFeatures: [],
   services: [
-    { id: 5, title: 'Sourcing Service', description: 'We source.', icon: 'users', imageSrc: null, detailedDescription: null, isActive: true, displayOrder: 0, ...stamp },
-    { id: 4, title: 'Audit Service', description: 'We audit.', icon: 'shield', imageSrc: '/uploads/audit.png', detailedDescription: 'More detail', isActive: true, displayOrder: 1, ...stamp },
+    {
+      id: 5,
+      title: 'Sourcing Service',
+      description: 'We source.',
+      icon: 'users',
+      imageSrc: null,
+      detailedDescription: null,
+      isActive: true,
+      displayOrder: 0,
+      ...stamp,
+    },
+    {
+      id: 4,
+      title: 'Audit Service',
+      description: 'We audit.',
+      icon: 'shield',
+      imageSrc: '/uploads/audit.png',
+      detailedDescription: 'More detail',
+      isActive: true,
+      displayOrder: 1,
+      ...stamp,
+    },
   ],
   insights: [
-    insight({ id: 3, title: 'Newest Market Outlook', slug: 'newest-market-outlook', category: 'market_analysis', readMinutes: 12, publicationDate: at('2026-02-10') }),
-    insight({ id: 2, title: 'Reducing Costs', slug: 'reducing-procurement-costs', category: 'case_studies', excerpt: '', content: 'c'.repeat(1000), publicationDate: at('2026-02-05') }),
+    insight({
+      id: 3,
+      title: 'Newest Market Outlook',
+      slug: 'newest-market-outlook',
+      category: 'market_analysis',
+      readMinutes: 12,
+      publicationDate: at('2026-02-10'),
+    }),
+    insight({
+      id: 2,
+      title: 'Reducing Costs',
+      slug: 'reducing-procurement-costs',
+      category: 'case_studies',
+      excerpt: '',
+      content: 'c'.repeat(1000),
+      publicationDate: at('2026-02-05'),
+    }),
     insight({
       id: 4,
       title: breakout('title'),
@@ -73,17 +138,53 @@ const content = {
       tags: [breakout('tag')],
       publicationDate: at('2026-01-25'),
     }),
-    insight({ id: 1, title: 'Short One', slug: 'short-one', category: 'expert_advice', content: 's'.repeat(100), publicationDate: at('2026-01-20') }),
+    insight({
+      id: 1,
+      title: 'Short One',
+      slug: 'short-one',
+      category: 'expert_advice',
+      content: 's'.repeat(100),
+      publicationDate: at('2026-01-20'),
+    }),
   ],
   documents: [
-    { id: 1, title: 'Capability Statement 2026', description: 'Our one-page profile', category: 'capability', isActive: true, displayOrder: 0, filePath: '/uploads/cap.pdf', fileName: 'capability-2026.pdf', fileSize: 1572864, fileType: 'application/pdf', ...stamp },
-    { id: 2, title: 'OEM Kit', description: null, category: 'onboarding', isActive: true, displayOrder: 1, filePath: '/uploads/oem.pdf', fileName: 'oem-kit.pdf', fileSize: null, fileType: 'application/pdf', ...stamp },
+    {
+      id: 1,
+      title: 'Capability Statement 2026',
+      description: 'Our one-page profile',
+      category: 'capability',
+      isActive: true,
+      displayOrder: 0,
+      filePath: '/uploads/cap.pdf',
+      fileName: 'capability-2026.pdf',
+      fileSize: 1572864,
+      fileType: 'application/pdf',
+      ...stamp,
+    },
+    {
+      id: 2,
+      title: 'OEM Kit',
+      description: null,
+      category: 'onboarding',
+      isActive: true,
+      displayOrder: 1,
+      filePath: '/uploads/oem.pdf',
+      fileName: 'oem-kit.pdf',
+      fileSize: null,
+      fileType: 'application/pdf',
+      ...stamp,
+    },
   ],
 } as unknown as SiteContent;
 
 let dir: string;
 const page = (file: string) => fs.readFile(path.join(dir, file), 'utf8');
-const text = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const text = (html: string) =>
+  html
+    .replace(/<script[\s\S]*?<\/script>/g, '')
+    .replace(/<style[\s\S]*?<\/style>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 
 beforeAll(async () => {
   process.env.RELEASES_DIR = RELEASES;
@@ -98,7 +199,9 @@ afterAll(async () => {
 describe('[SITE][BUILD] a release built from content with data', () => {
   it('contains every expected file, one page per published insight', async () => {
     const files = expectedFiles(content);
-    expect(files).toEqual(expect.arrayContaining(['/insights/newest-market-outlook.html', '/insights/short-one.html', '/sitemap.xml', '/rss.xml']));
+    expect(files).toEqual(
+      expect.arrayContaining(['/insights/newest-market-outlook.html', '/insights/short-one.html', '/sitemap.xml', '/rss.xml']),
+    );
     for (const f of files) expect((await fs.stat(path.join(dir, f))).size).toBeGreaterThan(0);
   });
 
@@ -125,7 +228,11 @@ describe('[SITE][BUILD] a release built from content with data', () => {
     expect((html.match(/<p class="mb-6">/g) ?? []).length).toBe(4);
     expect(html).toContain('<link rel="canonical" href="https://www.example.gov/insights/newest-market-outlook">');
     const ld = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
-    expect(ld.find((d) => d['@type'] === 'Article')).toMatchObject({ headline: 'Newest Market Outlook', datePublished: at('2026-02-10'), author: { name: 'Dana Reyes' } });
+    expect(ld.find((d) => d['@type'] === 'Article')).toMatchObject({
+      headline: 'Newest Market Outlook',
+      datePublished: at('2026-02-10'),
+      author: { name: 'Dana Reyes' },
+    });
     expect(ld.find((d) => d['@type'] === 'BreadcrumbList').itemListElement).toHaveLength(3);
   });
 
@@ -189,7 +296,8 @@ describe('[SITE][BUILD] a release built from content with data', () => {
 });
 
 describe('[SECURITY][XSS] stored text in inline JSON and the CSP', () => {
-  const jsonLd = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
+  const jsonLd = (html: string) =>
+    [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
 
   it('an insight whose title, excerpt, author and tag try to end the JSON-LD block stays data', async () => {
     for (const file of ['insights/script-breakout.html', 'insights.html']) {
@@ -201,7 +309,11 @@ describe('[SECURITY][XSS] stored text in inline JSON and the CSP', () => {
     }
     const html = await page('insights/script-breakout.html');
     const article = jsonLd(html).find((d) => d['@type'] === 'Article');
-    expect(article).toMatchObject({ headline: breakout('title').slice(0, 110), author: { name: breakout('author') }, keywords: breakout('tag') });
+    expect(article).toMatchObject({
+      headline: breakout('title').slice(0, 110),
+      author: { name: breakout('author') },
+      keywords: breakout('tag'),
+    });
     expect(article.description).toContain(breakout('excerpt'));
   });
 
@@ -211,7 +323,11 @@ describe('[SECURITY][XSS] stored text in inline JSON and the CSP', () => {
       const html = await page(f.replace(/^\//, ''));
       const inline = scriptElements(html).filter((s) => !s.src && s.type !== 'application/ld+json');
       const trusted = new Set(inlineScriptHashes(html));
-      const ours = new Set(inlineScripts(html).filter((s) => s.trusted).map((s) => s.text));
+      const ours = new Set(
+        inlineScripts(html)
+          .filter((s) => s.trusted)
+          .map((s) => s.text),
+      );
       expect(inline.filter((s) => !ours.has(s.text)).map((s) => `${f}: ${s.text.slice(0, 60)}`)).toEqual([]);
       expect(trusted.size).toBe(new Set(inline.map((s) => s.text)).size);
       scripts += inline.length;
@@ -239,15 +355,28 @@ describe('[PUBLISH][WORKER] the warm build worker', () => {
       const assets = (id: string) => fs.readdir(path.join(releaseClientDir(id), '_astro'));
       expect((await assets(second.id)).sort()).toEqual((await assets(first.id)).sort());
       for (const f of expectedFiles(content)) expect((await fs.stat(path.join(releaseClientDir(second.id), f))).size).toBeGreaterThan(0);
-      expect(await fs.readFile(path.join(releaseClientDir(second.id), 'admin.html'), 'utf8')).toBe(await fs.readFile('dist/client/admin.html', 'utf8'));
-      expect(await fs.stat(buildCacheDir(worker.pid!)).then(() => true, () => false)).toBe(true);
+      expect(await fs.readFile(path.join(releaseClientDir(second.id), 'admin.html'), 'utf8')).toBe(
+        await fs.readFile('dist/client/admin.html', 'utf8'),
+      );
+      expect(
+        await fs.stat(buildCacheDir(worker.pid!)).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(true);
       // Rendering only: far below the first build's bundling (which takes 8 s and more here).
       expect(second.astroMs!).toBeLessThan(first.astroMs! / 2);
       expect(secondMs).toBeLessThan(first.durationMs);
     } finally {
       const pid = worker.pid;
       await worker.stop();
-      if (pid) expect(await fs.stat(buildCacheDir(pid)).then(() => true, () => false)).toBe(false);
+      if (pid)
+        expect(
+          await fs.stat(buildCacheDir(pid)).then(
+            () => true,
+            () => false,
+          ),
+        ).toBe(false);
     }
   }, 240_000);
 });

@@ -68,7 +68,9 @@ function readResponses(socket: net.Socket, methods: string[]): Promise<RawRespon
         if (blank === -1) return;
         const [statusLine, ...lines] = buffer.toString('latin1', 0, blank).split('\r\n');
         const names = lines.map((l) => l.slice(0, l.indexOf(':')));
-        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        const headers = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        );
         const status = Number(statusLine!.split(' ')[1]);
         const method = methods[out.length];
         const length = method === 'HEAD' || status === 304 ? 0 : Number(headers['content-length'] ?? 0);
@@ -185,7 +187,6 @@ describe('[SERVER][LANE] serving through the fast lane and node:http', () => {
     }
     for (const s of servers) s.keepAliveTimeout = 5_000;
   });
-
 
   it('answers pipelined requests in order, handing the connection to node:http at the first it does not take', async () => {
     const requests =

@@ -33,9 +33,13 @@ const FORBIDDEN: [layer: string, file: string, line: string][] = [
 ];
 
 describe('[GATE][LAYERS] forbidden imports fail the lint', () => {
-  it.each(FORBIDDEN)('%s', async (_layer, file, line) => {
-    expect(await boundaryErrors(file, line)).toHaveLength(1);
-  }, 60_000);
+  it.each(FORBIDDEN)(
+    '%s',
+    async (_layer, file, line) => {
+      expect(await boundaryErrors(file, line)).toHaveLength(1);
+    },
+    60_000,
+  );
 
   it('the same files as they are, and the imports each layer may make, pass', async () => {
     expect(await boundaryErrors('src/admin/admin-app.tsx', "import type { SessionUser } from '#shared/session.ts';")).toEqual([]);

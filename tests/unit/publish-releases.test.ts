@@ -17,7 +17,8 @@ function write(dir: string, rel: string, body: string) {
   fs.writeFileSync(path.join(dir, rel), body);
 }
 
-const page = (text: string) => `<!doctype html><html><body>${`<p>${text}</p>`.repeat(40)}<script>${HEADER_SCRIPT}</script><script>go()</script></body></html>`;
+const page = (text: string) =>
+  `<!doctype html><html><body>${`<p>${text}</p>`.repeat(40)}<script>${HEADER_SCRIPT}</script><script>go()</script></body></html>`;
 
 describe('[PUBLISH] releases on disk', () => {
   it('precompresses a new release, reusing the previous release’s copies of unchanged files only', async () => {

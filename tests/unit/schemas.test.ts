@@ -13,10 +13,17 @@ describe('[SCHEMAS] links and URLs', () => {
     'accepts link %s',
     (v) => expect(isSafeLink(v)).toBe(true),
   );
-  it.each(['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', '//evil.example', 'ftp://x', 'contact', 'https://', 'mailto:nobody', ' /x'])(
-    'refuses link %s',
-    (v) => expect(isSafeLink(v)).toBe(false),
-  );
+  it.each([
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    'data:text/html,x',
+    '//evil.example',
+    'ftp://x',
+    'contact',
+    'https://',
+    'mailto:nobody',
+    ' /x',
+  ])('refuses link %s', (v) => expect(isSafeLink(v)).toBe(false));
   it('image URLs: http(s) and relative only', () => {
     expect(isSafeUrl('/images/logo.svg')).toBe(true);
     expect(isSafeUrl('https://cdn.example.com/a.png')).toBe(true);
@@ -36,7 +43,9 @@ describe('[SCHEMAS] patch variants', () => {
     expect(firstMessage(insightPatchSchema.safeParse({ excerpt: 'short' }))).toBe('Summary must be at least 10 characters');
   });
   it('create variants fill the spec defaults', () => {
-    expect(insightSchema.parse({ title: 'T', slug: 't', excerpt: 'x'.repeat(10), content: 'y'.repeat(50), authorName: 'A', authorTitle: 'B' })).toMatchObject({
+    expect(
+      insightSchema.parse({ title: 'T', slug: 't', excerpt: 'x'.repeat(10), content: 'y'.repeat(50), authorName: 'A', authorTitle: 'B' }),
+    ).toMatchObject({
       category: 'industry_spotlights',
       readMinutes: 5,
       isPublished: false,
@@ -70,7 +79,9 @@ describe('[SCHEMAS] content rules', () => {
     expect(introSchema.parse({ title: 'T', content: '<div>Hi</div>' }).content).toBe('Hi');
   });
   it('about: subtitle required in the form; joined and split at the first blank line', () => {
-    expect(firstMessage(aboutFormSchema.safeParse({ title: 'About', subtitle: '', content: 'Long enough body' }))).toBe('Subtitle is required');
+    expect(firstMessage(aboutFormSchema.safeParse({ title: 'About', subtitle: '', content: 'Long enough body' }))).toBe(
+      'Subtitle is required',
+    );
     const joined = joinAbout(' Sub ', ' Body one.\n\nBody two. ');
     expect(joined).toBe('Sub\n\nBody one.\n\nBody two.');
     expect(splitAbout(joined)).toEqual({ subtitle: 'Sub', body: 'Body one.\n\nBody two.' });
@@ -78,6 +89,8 @@ describe('[SCHEMAS] content rules', () => {
   });
   it('feature descriptions: required on home cards, 10+ characters on about cards', () => {
     expect(firstMessage(featureSchema.safeParse({ title: 'T', description: '', icon: 'i' }))).toBe('Description is required');
-    expect(firstMessage(aboutFeatureSchema.safeParse({ title: 'T', description: 'short', icon: 'i' }))).toBe('Description must be at least 10 characters');
+    expect(firstMessage(aboutFeatureSchema.safeParse({ title: 'T', description: 'short', icon: 'i' }))).toBe(
+      'Description must be at least 10 characters',
+    );
   });
 });

@@ -15,7 +15,7 @@ interface AdminMutationOptions<V, R> {
   failure: Text<V>;
 }
 
-const text = <V,>(t: Text<V>, vars: V, err?: unknown) => (typeof t === 'function' ? t(vars, err) : t);
+const text = <V>(t: Text<V>, vars: V, err?: unknown) => (typeof t === 'function' ? t(vars, err) : t);
 
 /** A mutation that refetches the lists it changed and shows one toast either way. */
 export function useAdminMutation<V, R = unknown>(opts: AdminMutationOptions<V, R>) {

@@ -22,8 +22,7 @@ interface BlockEditorProps {
   editLabel?: string;
 }
 
-const blankOf = (fields: FieldSpec[]) =>
-  Object.fromEntries(fields.map((f) => [f.name, f.kind === 'switch' ? true : '']));
+const blankOf = (fields: FieldSpec[]) => Object.fromEntries(fields.map((f) => [f.name, f.kind === 'switch' ? true : '']));
 
 /** One generic content block (intro, home CTA, services hero, mission...) in view/edit mode. */
 export function BlockEditor(props: BlockEditorProps) {
@@ -39,7 +38,10 @@ export function BlockEditor(props: BlockEditorProps) {
           return [f.name, stored ?? blankOf([f])[f.name]];
         }),
       ));
-  const view = props.view ?? ((block: ContentBlock) => fields.filter((f) => f.kind !== 'switch').map((f) => ({ label: f.label, value: String(block[f.name as keyof ContentBlock] ?? '') })));
+  const view =
+    props.view ??
+    ((block: ContentBlock) =>
+      fields.filter((f) => f.kind !== 'switch').map((f) => ({ label: f.label, value: String(block[f.name as keyof ContentBlock] ?? '') })));
   return (
     <RecordEditor
       title={props.title}

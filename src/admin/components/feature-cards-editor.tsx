@@ -47,11 +47,21 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
         <table className="w-full text-left text-sm">
           <thead className="border-b border-line text-muted">
             <tr>
-              <th scope="col" className="py-2 pr-3">Title</th>
-              <th scope="col" className="py-2 pr-3">Description</th>
-              <th scope="col" className="py-2 pr-3">Order</th>
-              <th scope="col" className="py-2 pr-3">Status</th>
-              <th scope="col" className="py-2">Actions</th>
+              <th scope="col" className="py-2 pr-3">
+                Title
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Description
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Order
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Status
+              </th>
+              <th scope="col" className="py-2">
+                Actions
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -27,7 +27,17 @@ export function LoadingRows({ rows = 3, label = 'Loading' }: { rows?: number; la
 }
 
 /** A titled card holding one editor. */
-export function EditorCard({ title, description, actions, children }: { title: string; description?: string; actions?: ReactNode; children: ReactNode }) {
+export function EditorCard({
+  title,
+  description,
+  actions,
+  children,
+}: {
+  title: string;
+  description?: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section className="rounded-lg border border-line bg-white p-5 shadow-sm" aria-label={title}>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">

@@ -40,8 +40,18 @@ export function RecordEditor<R extends Versioned & { isActive?: boolean }>(props
   const [mode, setMode] = useState<'view' | 'edit' | 'create'>('view');
   const record = query.data?.[0];
 
-  if (query.isPending) return <EditorCard title={title} description={description}><LoadingRows label={`Loading ${title}`} /></EditorCard>;
-  if (query.isError) return <EditorCard title={title} description={description}><LoadError error={query.error} onRetry={() => void query.refetch()} /></EditorCard>;
+  if (query.isPending)
+    return (
+      <EditorCard title={title} description={description}>
+        <LoadingRows label={`Loading ${title}`} />
+      </EditorCard>
+    );
+  if (query.isError)
+    return (
+      <EditorCard title={title} description={description}>
+        <LoadError error={query.error} onRetry={() => void query.refetch()} />
+      </EditorCard>
+    );
 
   const editing = mode !== 'view';
   const target = mode === 'create' ? undefined : record;

@@ -107,7 +107,10 @@ export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, 
           }
           return (
             <div key={field.name} className={field.kind === 'switch' ? 'flex items-center gap-3' : undefined}>
-              <label htmlFor={id} className={field.kind === 'switch' ? 'order-2 text-sm font-medium' : 'mb-1 block text-sm font-medium text-ink'}>
+              <label
+                htmlFor={id}
+                className={field.kind === 'switch' ? 'order-2 text-sm font-medium' : 'mb-1 block text-sm font-medium text-ink'}
+              >
                 {field.label}
               </label>
               {control_}
@@ -119,7 +122,12 @@ export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, 
               {field.suggestions && (
                 <div className="mt-2 flex flex-wrap gap-2">
                   {field.suggestions.map((s) => (
-                    <Button key={s.value} size="sm" variant="secondary" onClick={() => setValue(field.name, s.value, { shouldDirty: true })}>
+                    <Button
+                      key={s.value}
+                      size="sm"
+                      variant="secondary"
+                      onClick={() => setValue(field.name, s.value, { shouldDirty: true })}
+                    >
                       {s.label}
                     </Button>
                   ))}

@@ -25,5 +25,7 @@ export function DocumentsTab() {
 }
 
 export function TemplatesTab() {
-  return <Pending title="Templates" text="Editing e-mail templates is not available in this version yet; the default templates are used." />;
+  return (
+    <Pending title="Templates" text="Editing e-mail templates is not available in this version yet; the default templates are used." />
+  );
 }

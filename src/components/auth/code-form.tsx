@@ -39,7 +39,11 @@ export function CodeForm({ onVerify, onBack }: Props) {
             autoComplete="off"
             // The code step replaces the password step: focus moves to the field it asks for.
             // eslint-disable-next-line jsx-a11y/no-autofocus
-            autoFocus value={code} onChange={(e) => setCode(e.target.value.slice(0, 20))} error={error} />
+            autoFocus
+            value={code}
+            onChange={(e) => setCode(e.target.value.slice(0, 20))}
+            error={error}
+          />
         ) : (
           <Field
             label="Verification code"

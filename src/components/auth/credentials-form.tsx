@@ -25,7 +25,13 @@ export function CredentialsForm({ defaultUsername, providers, onSubmit }: Props)
         {/* Signing in is this page's only purpose: the first field takes focus. */}
         {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <Field label="Username or Email" autoComplete="username" autoFocus error={errors.username?.message} {...register('username')} />
-        <Field label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
         <button type="submit" className="btn-primary w-full">
           {isSubmitting ? 'Signing in...' : 'Sign In'}
         </button>

@@ -36,12 +36,22 @@ function SignIn() {
       setStep('code');
     }
     if (params.get('error') === 'locked') {
-      toast({ variant: 'destructive', title: 'Login failed', description: 'Too many failed sign-in attempts. The account is locked for 10 minutes.' });
+      toast({
+        variant: 'destructive',
+        title: 'Login failed',
+        description: 'Too many failed sign-in attempts. The account is locked for 10 minutes.',
+      });
     }
     if (mayBeSignedIn()) {
-      api.get('/api/user').then(() => window.location.replace('/admin'), () => {});
+      api.get('/api/user').then(
+        () => window.location.replace('/admin'),
+        () => {},
+      );
     }
-    api.get<{ providers: string[] }>('/api/auth/providers').then((r) => setProviders(r.providers), () => {});
+    api.get<{ providers: string[] }>('/api/auth/providers').then(
+      (r) => setProviders(r.providers),
+      () => {},
+    );
   }, [toast]);
 
   const welcome = (user: SessionUserView) => {

@@ -31,7 +31,11 @@ function ContactFormInner({ successMs }: { successMs: number }) {
   const [announcement, setAnnouncement] = useState('');
   // Until this island has hydrated, the browser would submit the form by itself: the button
   // waits, so nothing typed is sent anywhere but to the API.
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   // When the page opened (set once mounted), for the submission's time-to-fill spam signal.
   const openedAt = useRef(0);
   const honeypot = useRef<HTMLInputElement>(null);
@@ -81,7 +85,9 @@ function ContactFormInner({ successMs }: { successMs: number }) {
     setErrors(found);
     const invalid = Object.keys(found) as ContactField[];
     if (invalid.length > 0) {
-      setAnnouncement(`${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => found[f]).join('. ')}.`);
+      setAnnouncement(
+        `${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => found[f]).join('. ')}.`,
+      );
       form.current?.querySelector<HTMLElement>(`[name="${invalid[0]}"]`)?.focus();
       return;
     }
@@ -119,7 +125,9 @@ function ContactFormInner({ successMs }: { successMs: number }) {
   if (status === 'sent') {
     return (
       <div role="status" className="rounded-lg border border-brand-100 bg-brand-50 p-6 text-center">
-        <h3 ref={thanks} tabIndex={-1} className="text-2xl font-bold text-ink focus:outline-none">Thank You!</h3>
+        <h3 ref={thanks} tabIndex={-1} className="text-2xl font-bold text-ink focus:outline-none">
+          Thank You!
+        </h3>
         <p className="mt-3">Your message has been sent successfully. We'll get back to you within 24 hours during business days.</p>
         <p className="mt-4 text-sm">
           <strong className="text-ink">What's next?</strong> A member of our team will review your message and reply by email. For urgent
@@ -141,42 +149,59 @@ function ContactFormInner({ successMs }: { successMs: number }) {
     className: 'field-input',
   });
   const error = (name: ContactField) =>
-    errors[name] ? <p id={`contact-${name}-error`} className="field-error">{errors[name]}</p> : null;
+    errors[name] ? (
+      <p id={`contact-${name}-error`} className="field-error">
+        {errors[name]}
+      </p>
+    ) : null;
 
   return (
     <>
-    <form ref={form} onSubmit={onSubmit} method="post" noValidate aria-label="Contact form">
-      <fieldset disabled={sending} className="grid gap-5">
-        <div className="grid gap-5 sm:grid-cols-2">
-          {FIELDS.map((f) => (
-            <div key={f.name}>
-              <label htmlFor={`contact-${f.name}`} className="field-label">{f.label}</label>
-              <input {...field(f.name)} type={f.type ?? 'text'} autoComplete={f.autoComplete} aria-required={f.required || undefined} />
-              {error(f.name)}
-            </div>
-          ))}
-        </div>
-        <div>
-          <label htmlFor="contact-message" className="field-label">Message</label>
-          <textarea {...field('message')} rows={5} aria-required />
-          {error('message')}
-        </div>
-        {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
-        <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
-          <label htmlFor="contact-website">Website</label>
-          <input ref={honeypot} id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-        </div>
-        <div>
-          <button type="submit" disabled={!hydrated} className="btn-primary w-full sm:w-auto">{sending ? 'Sending...' : 'Send Message'}</button>
-        </div>
-      </fieldset>
-      <p className="sr-only" aria-live="assertive" role="alert">{announcement}</p>
-    </form>
+      <form ref={form} onSubmit={onSubmit} method="post" noValidate aria-label="Contact form">
+        <fieldset disabled={sending} className="grid gap-5">
+          <div className="grid gap-5 sm:grid-cols-2">
+            {FIELDS.map((f) => (
+              <div key={f.name}>
+                <label htmlFor={`contact-${f.name}`} className="field-label">
+                  {f.label}
+                </label>
+                <input {...field(f.name)} type={f.type ?? 'text'} autoComplete={f.autoComplete} aria-required={f.required || undefined} />
+                {error(f.name)}
+              </div>
+            ))}
+          </div>
+          <div>
+            <label htmlFor="contact-message" className="field-label">
+              Message
+            </label>
+            <textarea {...field('message')} rows={5} aria-required />
+            {error('message')}
+          </div>
+          {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
+          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+            <label htmlFor="contact-website">Website</label>
+            <input ref={honeypot} id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+          </div>
+          <div>
+            <button type="submit" disabled={!hydrated} className="btn-primary w-full sm:w-auto">
+              {sending ? 'Sending...' : 'Send Message'}
+            </button>
+          </div>
+        </fieldset>
+        <p className="sr-only" aria-live="assertive" role="alert">
+          {announcement}
+        </p>
+      </form>
       {failure && (
-        <div role="alert" className="fixed right-4 bottom-4 z-50 max-w-sm rounded-lg border border-red-700 bg-red-700 p-4 text-white shadow-lg">
+        <div
+          role="alert"
+          className="fixed right-4 bottom-4 z-50 max-w-sm rounded-lg border border-red-700 bg-red-700 p-4 text-white shadow-lg"
+        >
           <p className="font-semibold">Error</p>
           <p className="mt-1 text-sm">{failure}</p>
-          <button type="button" onClick={() => setFailure(null)} className="mt-2 text-sm underline">Dismiss</button>
+          <button type="button" onClick={() => setFailure(null)} className="mt-2 text-sm underline">
+            Dismiss
+          </button>
         </div>
       )}
     </>
@@ -185,7 +210,5 @@ function ContactFormInner({ successMs }: { successMs: number }) {
 
 /** `successMs`: how long the Thank You panel stays (SPEC 9: 5000 ms), passed in to keep constants out of the bundle. */
 export function ContactForm({ successMs }: { successMs: number }) {
-  return (
-    <ContactFormInner successMs={successMs} />
-  );
+  return <ContactFormInner successMs={successMs} />;
 }

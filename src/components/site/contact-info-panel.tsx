@@ -103,24 +103,36 @@ export function ContactInfoPanel({ staleMs }: { staleMs: number }) {
     <ul className="grid gap-6" data-testid="contact-info">
       {info.displayEmail && (
         <Item icon={mail} label="Email">
-          <a className="link break-all" href={`mailto:${info.email}`}>{info.email}</a>
+          <a className="link break-all" href={`mailto:${info.email}`}>
+            {info.email}
+          </a>
         </Item>
       )}
       {info.displayPhone && (
         <Item icon={phone} label="Phone">
-          <a className="link" href={telHref(info.phone)}>{info.phone}</a>
+          <a className="link" href={telHref(info.phone)}>
+            {info.phone}
+          </a>
         </Item>
       )}
       {info.displayAddress && (
         <Item icon={pin} label="Location">
           <address className="not-italic">
-            {splitLines(info.address).map((line, i) => <span key={i} className="block">{line}</span>)}
+            {splitLines(info.address).map((line, i) => (
+              <span key={i} className="block">
+                {line}
+              </span>
+            ))}
           </address>
         </Item>
       )}
       {info.displayBusinessHours && (
         <Item icon={clock} label="Business Hours">
-          {splitLines(info.businessHours).map((line, i) => <span key={i} className="block">{line}</span>)}
+          {splitLines(info.businessHours).map((line, i) => (
+            <span key={i} className="block">
+              {line}
+            </span>
+          ))}
         </Item>
       )}
     </ul>

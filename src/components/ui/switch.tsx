@@ -24,7 +24,10 @@ export function Switch({ checked, onCheckedChange, className, disabled, ...props
     >
       <span
         aria-hidden="true"
-        className={cn('inline-block h-5 w-5 rounded-full bg-white shadow transition-transform', checked ? 'translate-x-5' : 'translate-x-0.5')}
+        className={cn(
+          'inline-block h-5 w-5 rounded-full bg-white shadow transition-transform',
+          checked ? 'translate-x-5' : 'translate-x-0.5',
+        )}
       />
     </button>
   );

@@ -21,10 +21,18 @@ export async function requireCurrentPassword(db: Db, userId: string, password: s
 }
 
 /** Changes the password and ends every other session of the user; this one stays signed in. */
-export async function changePassword(db: Db, userId: string, currentSessionId: string | undefined, input: ChangePasswordInput): Promise<void> {
+export async function changePassword(
+  db: Db,
+  userId: string,
+  currentSessionId: string | undefined,
+  input: ChangePasswordInput,
+): Promise<void> {
   await requireCurrentPassword(db, userId, input.currentPassword);
   if (input.newPassword === input.currentPassword) throw new HttpError(400, 'New password must be different from the current password');
   const hash = await hashPassword(input.newPassword);
-  await db.update(accounts).set({ password: hash }).where(and(eq(accounts.userId, userId), eq(accounts.providerId, 'credential')));
+  await db
+    .update(accounts)
+    .set({ password: hash })
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, 'credential')));
   await endOtherSessions(db, userId, currentSessionId);
 }

@@ -13,7 +13,12 @@ interface CookieOptions {
 }
 
 export function serializeCookie(name: string, value: string, o: CookieOptions): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${o.path ?? '/'}`, `Max-Age=${Math.max(0, Math.floor(o.maxAgeSeconds))}`, `SameSite=${o.sameSite ?? 'Lax'}`];
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${o.path ?? '/'}`,
+    `Max-Age=${Math.max(0, Math.floor(o.maxAgeSeconds))}`,
+    `SameSite=${o.sameSite ?? 'Lax'}`,
+  ];
   if (o.maxAgeSeconds <= 0) parts.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
   if (o.httpOnly) parts.push('HttpOnly');
   if (o.secure) parts.push('Secure');

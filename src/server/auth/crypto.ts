@@ -28,7 +28,9 @@ export function hashToken(token: string): string {
 
 /** Keyed hash for low-entropy codes (6 digits, recovery codes), so a database leak does not reveal them. */
 export function hashCode(purpose: string, value: string): string {
-  return createHmac('sha256', key(`code:${purpose}`)).update(value).digest('hex');
+  return createHmac('sha256', key(`code:${purpose}`))
+    .update(value)
+    .digest('hex');
 }
 
 export function sameHash(a: string, b: string): boolean {
@@ -54,5 +56,9 @@ export function recoveryCode(): string {
 }
 
 export function normaliseRecoveryCode(input: string): string {
-  return input.trim().toLowerCase().replace(/[^a-z0-9]/g, '').replace(/^(.{5})(.{5})$/, '$1-$2');
+  return input
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .replace(/^(.{5})(.{5})$/, '$1-$2');
 }

@@ -27,7 +27,9 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
   const parts = hash.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, n, r, p, saltB64, keyB64] = parts;
-  const N = Number(n), R = Number(r), P = Number(p);
+  const N = Number(n),
+    R = Number(r),
+    P = Number(p);
   if (![N, R, P].every((x) => Number.isInteger(x) && x > 0)) return false;
   const expected = Buffer.from(keyB64!, 'base64');
   const actual = await scrypt(password, Buffer.from(saltB64!, 'base64'), expected.length, {

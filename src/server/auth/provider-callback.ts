@@ -51,7 +51,10 @@ export async function finishProviderSignIn(db: Db, request: Request, ipAddress?:
     const login = encodeURIComponent(user.username ?? user.email);
     return redirect(`/auth?step=code&username=${login}`, [clearSession, challengeCookie(challenge, secure)]);
   }
-  await db.update(sessions).set({ lastActiveAt: now(), ipAddress: ipAddress ?? null }).where(eq(sessions.id, row.session.id));
+  await db
+    .update(sessions)
+    .set({ lastActiveAt: now(), ipAddress: ipAddress ?? null })
+    .where(eq(sessions.id, row.session.id));
   await db.update(users).set({ lastLoginAt: now(), failedLoginCount: 0 }).where(eq(users.id, user.id));
   const headers = new Headers(res.headers);
   headers.append('set-cookie', hintCookie(true, secure, SESSION_MAX_MS / 1000));

@@ -40,9 +40,7 @@ export function toSessionUser(u: UserLike): SessionUser {
 }
 
 export type SessionLookup =
-  | { state: 'none' }
-  | { state: 'invalid'; cookieName: string }
-  | { state: 'valid'; user: SessionUser; session: SessionInfo; token: string };
+  { state: 'none' } | { state: 'invalid'; cookieName: string } | { state: 'valid'; user: SessionUser; session: SessionInfo; token: string };
 
 /**
  * The live session of a request: better-auth checks the signed cookie and finds the row; we add
@@ -66,20 +64,34 @@ export async function readSession(db: Db, request: Request): Promise<SessionLook
   if (now.getTime() - new Date(lastActive).getTime() > 60_000) {
     await db.update(sessions).set({ lastActiveAt: now }).where(eq(sessions.id, session.id));
   }
-  return { state: 'valid', user: toSessionUser(user), session: { id: session.id, expiresAt: session.expiresAt.toISOString() }, token: session.token };
+  return {
+    state: 'valid',
+    user: toSessionUser(user),
+    session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
+    token: session.token,
+  };
 }
 
 /**
  * Starts a session after every check has passed: the signed session cookie plus the header's
  * hint cookie, as Set-Cookie values. Records the sign-in time.
  */
-export async function issueSession(db: Db, request: Request, userId: string, ipAddress?: string): Promise<{ cookies: string[]; user: SessionUser }> {
+export async function issueSession(
+  db: Db,
+  request: Request,
+  userId: string,
+  ipAddress?: string,
+): Promise<{ cookies: string[]; user: SessionUser }> {
   const [updated] = await db
     .update(users)
     .set({ lastLoginAt: clockNow(), failedLoginCount: 0, lockedUntil: null })
     .where(eq(users.id, userId))
     .returning();
-  const { headers, response } = await getAuth(db).api.issueSession({ body: { userId, ipAddress }, headers: request.headers, returnHeaders: true });
+  const { headers, response } = await getAuth(db).api.issueSession({
+    body: { userId, ipAddress },
+    headers: request.headers,
+    returnHeaders: true,
+  });
   // Times on our clock (better-auth uses the wall clock), so the idle and 12-hour limits agree.
   const at = clockNow();
   await db

@@ -48,13 +48,19 @@ async function recordFailure(db: Db, user: User): Promise<void> {
       .where(eq(users.id, user.id))
       .returning({ count: users.failedLoginCount });
     if ((row?.count ?? 0) < LOCKOUT_THRESHOLD) return;
-    await tx.update(users).set({ failedLoginCount: 0, lockedUntil: new Date(now().getTime() + LOCKOUT_MS) }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ failedLoginCount: 0, lockedUntil: new Date(now().getTime() + LOCKOUT_MS) })
+      .where(eq(users.id, user.id));
     await queueLockoutNotice(tx, user.email, LOCKOUT_MS / 60_000);
   });
 }
 
 async function unknownLocked(db: Db, login: string, at: Date): Promise<boolean> {
-  const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, unknownKey(login)));
+  const [row] = await db
+    .select()
+    .from(rateLimits)
+    .where(eq(rateLimits.key, unknownKey(login)));
   return Boolean(row && row.count >= LOCKOUT_THRESHOLD && row.windowStart.getTime() + LOCKOUT_MS > at.getTime());
 }
 

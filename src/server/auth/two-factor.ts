@@ -6,7 +6,17 @@ import { recoveryCodes, twoFactorChallenges, users, verifications, type User } f
 import { HttpError } from '../http';
 import { now } from './clock';
 import { CHALLENGE_TTL_MS } from './cookies';
-import { decryptSecret, encryptSecret, hashCode, hashToken, normaliseRecoveryCode, randomToken, recoveryCode, sameHash, sixDigitCode } from './crypto';
+import {
+  decryptSecret,
+  encryptSecret,
+  hashCode,
+  hashToken,
+  normaliseRecoveryCode,
+  randomToken,
+  recoveryCode,
+  sameHash,
+  sixDigitCode,
+} from './crypto';
 import { queueLoginCode } from './mail';
 
 export const ISSUER = 'Procurement Services';

@@ -13,13 +13,7 @@ import {
 
 type Awaited2<T> = T extends Promise<infer U> ? U : T;
 /** Dates become ISO strings: the snapshot travels as JSON between the server and the build. */
-type Jsonify<T> = T extends Date
-  ? string
-  : T extends (infer U)[]
-    ? Jsonify<U>[]
-    : T extends object
-      ? { [K in keyof T]: Jsonify<T[K]> }
-      : T;
+type Jsonify<T> = T extends Date ? string : T extends (infer U)[] ? Jsonify<U>[] : T extends object ? { [K in keyof T]: Jsonify<T[K]> } : T;
 
 async function collect(db: Db) {
   const blocks = {} as Record<ContentSection, Awaited2<ReturnType<typeof getActiveBlock>>>;

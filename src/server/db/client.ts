@@ -136,9 +136,7 @@ export function getDbHandle(): Promise<DbHandle> {
   const s = slot();
   if (!s.promise) {
     const e = env();
-    s.promise = openDatabase(
-      e.DATABASE_URL ? { url: e.DATABASE_URL } : { dir: path.join(dataDir(e.DATA_DIR), 'pglite') },
-    ).then(
+    s.promise = openDatabase(e.DATABASE_URL ? { url: e.DATABASE_URL } : { dir: path.join(dataDir(e.DATA_DIR), 'pglite') }).then(
       (h) => {
         s.handle = h;
         log.info('database ready', { kind: h.kind, where: h.where });

@@ -35,7 +35,14 @@ export function createMailTransport(): MailTransport {
     return {
       kind: 'smtp',
       async send(m) {
-        const info = await smtp.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html ?? undefined, replyTo: m.replyTo ?? undefined });
+        const info = await smtp.sendMail({
+          from,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html ?? undefined,
+          replyTo: m.replyTo ?? undefined,
+        });
         return { messageId: info.messageId };
       },
     };
@@ -44,7 +51,14 @@ export function createMailTransport(): MailTransport {
   return {
     kind: 'outbox',
     async send(m) {
-      const info = await stream.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html ?? undefined, replyTo: m.replyTo ?? undefined });
+      const info = await stream.sendMail({
+        from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html ?? undefined,
+        replyTo: m.replyTo ?? undefined,
+      });
       const dir = outboxDir();
       await fs.mkdir(dir, { recursive: true });
       const base = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 24)}`;

@@ -19,7 +19,11 @@ export function backoffMs(attempts: number): number {
  * never take the same row), sends them, and records the outcome: sent, or retried later with
  * backoff, or failed after MAIL_MAX_ATTEMPTS.
  */
-export async function deliverDue(db: Db, transport: MailTransport, opts: { now?: Date; batch?: number } = {}): Promise<{ sent: number; failed: number }> {
+export async function deliverDue(
+  db: Db,
+  transport: MailTransport,
+  opts: { now?: Date; batch?: number } = {},
+): Promise<{ sent: number; failed: number }> {
   const now = opts.now ?? clockNow();
   const claimed = await db.transaction(async (tx) => {
     const due = await tx
@@ -38,7 +42,12 @@ export async function deliverDue(db: Db, transport: MailTransport, opts: { now?:
     return tx
       .update(mailOutbox)
       .set({ status: 'sending', lockedUntil: new Date(now.getTime() + CLAIM_MS), attempts: sql`${mailOutbox.attempts} + 1` })
-      .where(inArray(mailOutbox.id, due.map((d) => d.id)))
+      .where(
+        inArray(
+          mailOutbox.id,
+          due.map((d) => d.id),
+        ),
+      )
       .returning();
   });
 
@@ -46,7 +55,13 @@ export async function deliverDue(db: Db, transport: MailTransport, opts: { now?:
   let failed = 0;
   for (const row of claimed) {
     try {
-      const { messageId } = await transport.send({ to: row.toAddress, subject: row.subject, text: row.textBody, html: row.htmlBody, replyTo: row.replyTo });
+      const { messageId } = await transport.send({
+        to: row.toAddress,
+        subject: row.subject,
+        text: row.textBody,
+        html: row.htmlBody,
+        replyTo: row.replyTo,
+      });
       await db
         .update(mailOutbox)
         .set({ status: 'sent', sentAt: clockNow(), messageId, lockedUntil: null, lastError: null })
@@ -55,7 +70,11 @@ export async function deliverDue(db: Db, transport: MailTransport, opts: { now?:
     } catch (err) {
       failed++;
       const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
-      log.warn(giveUp ? 'mail delivery failed for good' : 'mail delivery failed; will retry', { id: row.id, attempts: row.attempts, error: String((err as Error)?.message ?? err) });
+      log.warn(giveUp ? 'mail delivery failed for good' : 'mail delivery failed; will retry', {
+        id: row.id,
+        attempts: row.attempts,
+        error: String((err as Error)?.message ?? err),
+      });
       await db
         .update(mailOutbox)
         .set({

@@ -41,7 +41,13 @@ export function installBuildMemo(cacheDir: string): boolean {
   let memo: Memo | undefined;
   g[HOOK] = async (opts: ViteBuildOptions, viteBuild: ViteBuild): Promise<ViteBuildResult> => {
     const outDir = fileURLToPath(opts.settings.config.outDir);
-    if (!memo || !(await fs.stat(cacheDir).then(() => true, () => false))) {
+    if (
+      !memo ||
+      !(await fs.stat(cacheDir).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       const result = await viteBuild(opts);
       // As Vite wrote them, before the pages are generated into them and prerender-only chunks emptied.
       await fs.rm(cacheDir, { recursive: true, force: true });

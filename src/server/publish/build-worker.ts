@@ -17,9 +17,7 @@ import { buildCacheDir } from './releases';
 
 export type WorkerRequest = { type: 'build'; id: string; outDir: string; snapshot: string };
 export type WorkerReply =
-  | { type: 'ready' }
-  | { type: 'done'; id: string; ms: number; rss: number }
-  | { type: 'failed'; id: string; message: string; rss: number };
+  { type: 'ready' } | { type: 'done'; id: string; ms: number; rss: number } | { type: 'failed'; id: string; message: string; rss: number };
 
 function send(msg: WorkerReply): void {
   process.send?.(msg);
@@ -32,7 +30,7 @@ async function main(): Promise<void> {
   const cacheDir = buildCacheDir(process.pid);
   process.on('exit', () => fs.rmSync(cacheDir, { recursive: true, force: true }));
   process.on('SIGTERM', () => process.exit(0));
-  if (!installBuildMemo(cacheDir)) console.warn('build worker: Astro\'s bundling step could not be hooked; every build is a full one');
+  if (!installBuildMemo(cacheDir)) console.warn("build worker: Astro's bundling step could not be hooked; every build is a full one");
   const { build } = await import('astro');
   const root = process.env.APP_ROOT || process.cwd();
   let queue = Promise.resolve();

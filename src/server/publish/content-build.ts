@@ -22,8 +22,7 @@ function isShellModule(rel: string): boolean {
 const ASTRO_STUB = '';
 const ENDPOINT_STUB = 'export const prerender = false;\nexport const ALL = () => new Response(null, { status: 404 });\n';
 /** src/middleware.ts does exactly this for a prerendered page (it reads no request there). */
-const MIDDLEWARE_STUB =
-  'export const onRequest = (ctx, next) => { ctx.locals.user = null; ctx.locals.session = null; return next(); };\n';
+const MIDDLEWARE_STUB = 'export const onRequest = (ctx, next) => { ctx.locals.user = null; ctx.locals.session = null; return next(); };\n';
 
 export function contentBuildPlugin(root = projectRoot()): Plugin {
   const pagesDir = path.join(root, 'src', 'pages') + path.sep;

@@ -67,10 +67,7 @@ export async function enqueue(db: Db, opts: { mode: PublishMode; reason: string;
  * Takes the queued job once it has waited `debounceMs` (writes close together share it), unless
  * a job is building anywhere. Answers the claimed job, or when the queued one is next due.
  */
-export async function claim(
-  db: Db,
-  opts: { now: number; debounceMs: number },
-): Promise<{ job: PublishJob } | { dueAt: number | null }> {
+export async function claim(db: Db, opts: { now: number; debounceMs: number }): Promise<{ job: PublishJob } | { dueAt: number | null }> {
   return db.transaction(async (tx) => {
     await lock(tx);
     const [busy] = await tx
@@ -122,8 +119,7 @@ export async function fail(db: Db, job: PublishJob, opts: { now: number; error: 
 export async function recordCompleted(
   db: Db,
   opts: { mode: PublishMode; reason: string; startedAt: number; finishedAt: number } & (
-    | { status: 'succeeded'; releaseId: string }
-    | { status: 'failed'; error: string }
+    { status: 'succeeded'; releaseId: string } | { status: 'failed'; error: string }
   ),
 ) {
   await db.insert(publishJobs).values({
@@ -141,11 +137,7 @@ export async function recordCompleted(
 }
 
 /** One webhook call of a job. */
-export async function recordAttempt(
-  db: Db,
-  jobId: number,
-  attempt: { attempt: number; statusCode: number | null; error: string | null },
-) {
+export async function recordAttempt(db: Db, jobId: number, attempt: { attempt: number; statusCode: number | null; error: string | null }) {
   await db.insert(publishAttempts).values({ jobId, ...attempt });
 }
 

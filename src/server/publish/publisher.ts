@@ -95,7 +95,9 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
   const pollMs = opts.pollMs ?? 2000;
   const sleep = opts.sleep ?? realSleep;
   const hook: WebhookConfig | null =
-    opts.webhook === undefined ? webhookFromEnv() : opts.webhook && { ...WEBHOOK_DEFAULTS, secretHeader: 'x-webhook-secret', ...opts.webhook };
+    opts.webhook === undefined
+      ? webhookFromEnv()
+      : opts.webhook && { ...WEBHOOK_DEFAULTS, secretHeader: 'x-webhook-secret', ...opts.webhook };
   const mode: PublishMode = hook ? 'webhook' : 'local';
   const warm = mode === 'local' && opts.builder !== 'cold' ? new WarmBuilder() : undefined;
   const builder: Builder = warm ? warm.build : coldBuild;
@@ -114,7 +116,10 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     // The worker's first build bundles, later ones only render (build-memo.ts): have one of each done.
     if (warm && opts.warmUp !== false) {
       const builds = built ? WARM_UP_BUILDS - 1 : WARM_UP_BUILDS;
-      void snapshotContent(db).then((content) => warm.warmUp(JSON.stringify(content), builds), () => {});
+      void snapshotContent(db).then(
+        (content) => warm.warmUp(JSON.stringify(content), builds),
+        () => {},
+      );
     }
   }
 
@@ -130,11 +135,14 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     if (timer && timerAt <= at) return;
     clearTimeout(timer);
     timerAt = at;
-    timer = setTimeout(() => {
-      timer = undefined;
-      timerAt = Infinity;
-      void tick();
-    }, Math.max(0, delayMs));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        timerAt = Infinity;
+        void tick();
+      },
+      Math.max(0, delayMs),
+    );
     timer.unref();
   };
 
@@ -196,7 +204,16 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
   };
 
   let newYear: NodeJS.Timeout | undefined;
-  const poll = pollMs > 0 ? setInterval(() => void tick().then(followPeers).catch(() => {}), pollMs) : undefined;
+  const poll =
+    pollMs > 0
+      ? setInterval(
+          () =>
+            void tick()
+              .then(followPeers)
+              .catch(() => {}),
+          pollMs,
+        )
+      : undefined;
   poll?.unref();
 
   const publisher: Publisher = {
@@ -224,10 +241,13 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     if (stopped) return;
     const at = new Date(new Date(now()).getFullYear() + 1, 0, 1).getTime();
     // setTimeout holds at most ~24.8 days: a longer wait is taken in steps.
-    newYear = setTimeout(() => {
-      if (now() >= at) void publisher.request('new year').catch((err) => log.error('new-year publish request failed', { err }));
-      armNewYear();
-    }, Math.min(Math.max(0, at - now()), 2 ** 31 - 1));
+    newYear = setTimeout(
+      () => {
+        if (now() >= at) void publisher.request('new year').catch((err) => log.error('new-year publish request failed', { err }));
+        armNewYear();
+      },
+      Math.min(Math.max(0, at - now()), 2 ** 31 - 1),
+    );
     newYear.unref();
   };
   armNewYear();

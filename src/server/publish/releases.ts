@@ -87,14 +87,15 @@ export const coldBuild: Builder = (outDir, snapshotFile) =>
     child.stderr.on('data', (d) => (output = (output + d).slice(-4000)));
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`astro build exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`)),
+      code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`)),
     );
   });
 
 function newReleaseId(): string {
-  return `${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+  return `${new Date()
+    .toISOString()
+    .replace(/[-:.TZ]/g, '')
+    .slice(0, 14)}-${randomBytes(3).toString('hex')}`;
 }
 
 /**
@@ -117,7 +118,10 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
     await copyShell(client);
     const missing: string[] = [];
     for (const file of (opts.expectedFiles ?? defaultExpectedFiles)(content)) {
-      const ok = await fs.stat(path.join(client, file)).then((s) => s.isFile() && s.size > 0, () => false);
+      const ok = await fs.stat(path.join(client, file)).then(
+        (s) => s.isFile() && s.size > 0,
+        () => false,
+      );
       if (!ok) missing.push(file);
     }
     if (missing.length) throw new Error(`build is missing ${missing.length} page(s): ${missing.slice(0, 5).join(', ')}`);

@@ -134,7 +134,10 @@ export class WarmBuilder {
     if (this.stopped) return;
     // Its first build bundles everything again (build-memo.ts): make it now, not on the next publish.
     if (!this.lastSnapshot) return;
-    void fs.readFile(this.lastSnapshot, 'utf8').then((content) => this.warmUp(content, 1), () => {});
+    void fs.readFile(this.lastSnapshot, 'utf8').then(
+      (content) => this.warmUp(content, 1),
+      () => {},
+    );
   }
 
   /**

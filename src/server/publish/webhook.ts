@@ -22,12 +22,7 @@ export const WEBHOOK_DEFAULTS = { maxAttempts: 5, backoffMs: 1000, timeoutMs: 15
  * exponential backoff until it answers 2xx, each call recorded in publish_attempt. After a 2xx it
  * is never called again for this job. Answers the number of calls; throws after the last failure.
  */
-export async function deliverWebhook(
-  db: Db,
-  job: PublishJob,
-  hook: WebhookConfig,
-  sleep: (ms: number) => Promise<void>,
-): Promise<number> {
+export async function deliverWebhook(db: Db, job: PublishJob, hook: WebhookConfig, sleep: (ms: number) => Promise<void>): Promise<number> {
   let attempt = (await attemptsOf(db, job.id)).length;
   let lastError = '';
   while (attempt < hook.maxAttempts) {

@@ -1,12 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import type { ContentSection } from '#shared/constants.ts';
-import {
-  contentCreateSchema,
-  contentPatchSchema,
-  joinAbout,
-  splitAbout,
-  type ContentBlockValues,
-} from '#shared/schemas/content.ts';
+import { contentCreateSchema, contentPatchSchema, joinAbout, splitAbout, type ContentBlockValues } from '#shared/schemas/content.ts';
 import { activeFlag } from '#shared/schemas/fields.ts';
 import type { Db } from '../db/client';
 import { contentBlocks, type ContentBlock } from '../db/schema';
@@ -58,12 +52,18 @@ export async function updateBlock(db: Db, id: number, body: unknown, actor: Acto
   if (!stored || (section && stored.section !== section)) throw new HttpError(404, 'Content not found');
   const patch = contentPatchSchema(stored.section).parse(body);
   const { version, ...fields } = patch;
-  const { after } = await updateRow<ContentBlock>(db, contentBlocks, id, { ...fields, version }, {
-    actor,
-    entity: `content:${stored.section}`,
-    notFound: 'Content not found',
-    prepare: (_tx, row) => toColumns(row.section, fields, row),
-  });
+  const { after } = await updateRow<ContentBlock>(
+    db,
+    contentBlocks,
+    id,
+    { ...fields, version },
+    {
+      actor,
+      entity: `content:${stored.section}`,
+      notFound: 'Content not found',
+      prepare: (_tx, row) => toColumns(row.section, fields, row),
+    },
+  );
   await requestPublish(`content ${stored.section} updated`);
   return presentBlock(after);
 }

@@ -26,7 +26,13 @@ async function deactivateOthers(tx: Tx, actor: Actor, keepId?: number) {
     .where(keepId ? and(eq(headerCta.isActive, true), ne(headerCta.id, keepId)) : eq(headerCta.isActive, true))
     .returning();
   for (const row of others) {
-    await recordAudit(tx, actor, { action: 'update', entity: 'header-cta', entityId: row.id, before: { isActive: true }, after: { isActive: false } });
+    await recordAudit(tx, actor, {
+      action: 'update',
+      entity: 'header-cta',
+      entityId: row.id,
+      before: { isActive: true },
+      after: { isActive: false },
+    });
   }
 }
 

@@ -34,11 +34,17 @@ export async function createHeader(db: Db, input: HeaderInput, actor: Actor) {
 
 export async function updateHeader(db: Db, id: number, patch: z.output<typeof headerPatchSchema>, actor: Actor) {
   const { version, ...fields } = patch;
-  const { after } = await updateRow<HeaderContent>(db, headerContent, id, { ...toColumns(fields), version }, {
-    actor,
-    entity: 'header',
-    notFound: 'Header content not found',
-  });
+  const { after } = await updateRow<HeaderContent>(
+    db,
+    headerContent,
+    id,
+    { ...toColumns(fields), version },
+    {
+      actor,
+      entity: 'header',
+      notFound: 'Header content not found',
+    },
+  );
   await requestPublish('header updated');
   return present(after);
 }

@@ -10,7 +10,12 @@ import { createRow, deleteRow, updateRow } from './versioned';
 /** Service offerings (SPEC 2.15 Services tab). A new service without an order goes last. */
 export async function createService(db: Db, input: z.output<typeof serviceSchema>, actor: Actor) {
   const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(services);
-  const created = await createRow<Service>(db, services, { ...input, displayOrder: input.displayOrder ?? count?.n ?? 0 }, { actor, entity: 'service' });
+  const created = await createRow<Service>(
+    db,
+    services,
+    { ...input, displayOrder: input.displayOrder ?? count?.n ?? 0 },
+    { actor, entity: 'service' },
+  );
   await requestPublish('service created');
   return created;
 }

@@ -59,9 +59,7 @@ export async function getActiveContent(db: Db, section: string) {
 }
 
 export async function listFeatures(db: Db, section: FeatureSection, opts: { activeOnly: boolean }) {
-  const where = opts.activeOnly
-    ? and(eq(features.section, section), eq(features.isActive, true))
-    : eq(features.section, section);
+  const where = opts.activeOnly ? and(eq(features.section, section), eq(features.isActive, true)) : eq(features.section, section);
   return db.select().from(features).where(where).orderBy(asc(features.displayOrder), asc(features.id));
 }
 

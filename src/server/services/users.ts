@@ -75,6 +75,9 @@ export async function setPassword(db: Db, userId: string, password: string): Pro
 }
 
 export async function countAdmins(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.role, 'admin'));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(eq(users.role, 'admin'));
   return row?.n ?? 0;
 }

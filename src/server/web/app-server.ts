@@ -111,8 +111,7 @@ function isApiPath(pathname: string): boolean {
  * assets), everything else through Astro, unknown pages the 404 page with status 404.
  */
 export function createAppServer(opts: AppServerOptions): http.Server {
-  const isSecure = (forwardedProto: string | string[] | undefined) =>
-    Boolean(opts.trustProxy) && single(forwardedProto) === 'https';
+  const isSecure = (forwardedProto: string | string[] | undefined) => Boolean(opts.trustProxy) && single(forwardedProto) === 'https';
 
   const server = http.createServer((req, res) => {
     const pathname = pathOf(req.url ?? '/');

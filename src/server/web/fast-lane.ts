@@ -66,7 +66,11 @@ export function parseSimpleRequest(chunk: Buffer, start: number): LaneRequest | 
     seen[name] = header[2]!;
   }
   if (seen.host === undefined) return undefined;
-  const connection = seen.connection?.toLowerCase().split(',').map((t) => t.trim()) ?? [];
+  const connection =
+    seen.connection
+      ?.toLowerCase()
+      .split(',')
+      .map((t) => t.trim()) ?? [];
   if (connection.includes('upgrade')) return undefined;
   return {
     method: line[1] as 'GET' | 'HEAD',
@@ -146,7 +150,7 @@ export function installFastLane(server: http.Server, answer: (req: LaneRequest) 
     function onData(chunk: Buffer): void {
       // A client that does not read its responses is node:http's to slow down.
       if (socket.writableNeedDrain) return handOff(chunk);
-      for (let at = 0; at < chunk.length; ) {
+      for (let at = 0; at < chunk.length;) {
         const req = parseSimpleRequest(chunk, at);
         const res = req && answer(req);
         if (!req || !res) return handOff(chunk.subarray(at));

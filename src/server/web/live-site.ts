@@ -63,7 +63,13 @@ export async function publishContent(content: SiteContent, opts: BuildOptions = 
   const info = await buildRelease(content, { previous: liveRelease(), ...opts });
   const loading = Date.now();
   await goLive(info);
-  log.info('published', { release: info.id, durationMs: info.durationMs, astroMs: info.astroMs, loadMs: Date.now() - loading, pages: info.pages });
+  log.info('published', {
+    release: info.id,
+    durationMs: info.durationMs,
+    astroMs: info.astroMs,
+    loadMs: Date.now() - loading,
+    pages: info.pages,
+  });
   pruneReleases().catch((err) => log.warn('pruning old releases failed', { err }));
   return info;
 }
@@ -78,10 +84,7 @@ export async function publishRelease(db: Db, opts: BuildOptions = {}): Promise<R
  * build one. Answers whether it built, and the error when building failed but an older release
  * could be served.
  */
-export async function ensureRelease(
-  db: Db,
-  opts: BuildOptions = {},
-): Promise<{ info: ReleaseInfo; built: boolean; error?: Error }> {
+export async function ensureRelease(db: Db, opts: BuildOptions = {}): Promise<{ info: ReleaseInfo; built: boolean; error?: Error }> {
   const current = await currentRelease();
   const content = await snapshotContent(db);
   if (current && current.contentHash === contentHash(content) && current.codeVersion === (await codeVersion())) {

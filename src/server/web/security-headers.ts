@@ -17,7 +17,17 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).di
  * else appears in a page as an inline script was not written by us and never gets a hash.
  */
 const TRUSTED = new Set(
-  [islandScript, idleDirective, loadDirective, mediaDirective, onlyDirective, visibleDirective, HEADER_SCRIPT, INSIGHT_SEARCH_SCRIPT, MISSING_DOCUMENT_SCRIPT].map(sha256),
+  [
+    islandScript,
+    idleDirective,
+    loadDirective,
+    mediaDirective,
+    onlyDirective,
+    visibleDirective,
+    HEADER_SCRIPT,
+    INSIGHT_SEARCH_SCRIPT,
+    MISSING_DOCUMENT_SCRIPT,
+  ].map(sha256),
 );
 
 /** Every inline executable script of an HTML page, with its hash and whether the build emits it. */
@@ -31,7 +41,13 @@ export function inlineScripts(html: string): { hash: string; trusted: boolean; t
 
 /** sha256 sources for the inline scripts of an HTML page that the build itself emits. */
 export function inlineScriptHashes(html: string): string[] {
-  return [...new Set(inlineScripts(html).filter((s) => s.trusted).map((s) => s.hash))];
+  return [
+    ...new Set(
+      inlineScripts(html)
+        .filter((s) => s.trusted)
+        .map((s) => s.hash),
+    ),
+  ];
 }
 
 /**

@@ -16,7 +16,10 @@ export const loginSchema = z.object({
 export type LoginInput = z.infer<typeof loginSchema>;
 
 /** A six-digit code as the code fields take it (input stripped to digits). */
-export const sixDigitCodeSchema = z.string().trim().regex(/^\d{6}$/, 'Verification code must be 6 digits.');
+export const sixDigitCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'Verification code must be 6 digits.');
 
 /**
  * The second sign-in step: six digits (e-mailed or from the authenticator app), or one of the

@@ -5,7 +5,10 @@ import { CONTACT_RULES, type ContactField } from '../contact-rules';
 function fieldSchema(field: ContactField) {
   const rule = CONTACT_RULES[field];
   // A missing required field reads as the spec's message; any other non-text value as notText.
-  let s = z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? rule.invalid : rule.notText) }).trim().max(rule.max, rule.tooLong);
+  let s = z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? rule.invalid : rule.notText) })
+    .trim()
+    .max(rule.max, rule.tooLong);
   if (rule.min !== undefined) s = s.min(rule.min, rule.invalid);
   if (rule.pattern) s = s.regex(rule.pattern, rule.invalid);
   if (rule.required) return s;

@@ -74,10 +74,7 @@ export function patchSchema<T extends z.ZodRawShape>(schema: z.ZodObject<T>): z.
   const shape = Object.fromEntries(
     Object.entries(schema.shape).map(([key, field]) => [key, field instanceof z.ZodDefault ? field.unwrap() : field]),
   );
-  return z
-    .object(shape)
-    .partial()
-    .extend({ version: versionField }) as unknown as z.ZodObject<PatchShape<T>>;
+  return z.object(shape).partial().extend({ version: versionField }) as unknown as z.ZodObject<PatchShape<T>>;
 }
 
 /** `active` (SPEC 7 generic content) and `isActive` both name the flag; either may be sent. */

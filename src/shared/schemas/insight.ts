@@ -55,7 +55,9 @@ export const insightSchema = z.object({
   authorName: requiredText('Author name is required'),
   authorTitle: requiredText('Author title is required'),
   featuredImage: optionalUrl(),
-  tags: z.preprocess(parseTags, z.array(z.string().max(50, 'Each tag must be at most 50 characters')).max(20, 'At most 20 tags')).default([]),
+  tags: z
+    .preprocess(parseTags, z.array(z.string().max(50, 'Each tag must be at most 50 characters')).max(20, 'At most 20 tags'))
+    .default([]),
   relatedInsights: z.array(z.number().int().positive()).max(20).default([]),
   isPublished: z.boolean().default(false),
   /** Stamped by the server when publishing without a date; cleared when unpublishing. */

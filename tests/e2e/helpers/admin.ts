@@ -12,7 +12,10 @@ export const test = base.extend<object, { adminState: Awaited<ReturnType<import(
     async ({}, use, workerInfo) => {
       const baseURL = workerInfo.project.use.baseURL!;
       const ctx = await playwrightRequest.newContext({ baseURL });
-      const res = await ctx.post('/api/login', { data: { username: ADMIN.username, password: ADMIN.password }, headers: { origin: baseURL } });
+      const res = await ctx.post('/api/login', {
+        data: { username: ADMIN.username, password: ADMIN.password },
+        headers: { origin: baseURL },
+      });
       if (!res.ok()) throw new Error(`admin sign-in failed: ${res.status()} ${await res.text()}`);
       const state = await ctx.storageState();
       await ctx.dispose();
@@ -41,7 +44,13 @@ export function toast(page: Page) {
 export const unique = () => Date.now().toString(36);
 
 /** Puts a content record back as it was (tests leave the seeded copy for the public-page tests). */
-export async function restoreRecord(page: Page, listPath: string, patchPath: (id: number) => string, id: number, values: Record<string, unknown>) {
+export async function restoreRecord(
+  page: Page,
+  listPath: string,
+  patchPath: (id: number) => string,
+  id: number,
+  values: Record<string, unknown>,
+) {
   const list = (await (await page.request.get(listPath)).json()) as { id: number; version: number }[];
   const row = list.find((r) => r.id === id);
   if (!row) return;

@@ -37,7 +37,11 @@ export function codeFromMail(text: string | undefined): string {
 /** Turns 2FA on through the API; returns the secret and the recovery codes. */
 export async function enable2fa(server: TestServer, cookie: string) {
   const setup = await (await server.request('/api/auth/2fa/setup', { method: 'POST', json: {}, cookie })).json();
-  const res = await server.request('/api/auth/2fa/enable', { method: 'POST', json: { secret: setup.secret, token: await totp(setup.secret) }, cookie });
+  const res = await server.request('/api/auth/2fa/enable', {
+    method: 'POST',
+    json: { secret: setup.secret, token: await totp(setup.secret) },
+    cookie,
+  });
   if (res.status !== 200) throw new Error(`enable failed: ${res.status} ${await res.text()}`);
   const body = await res.json();
   return { secret: setup.secret as string, recoveryCodes: body.recoveryCodes as string[] };

@@ -61,7 +61,12 @@ export function AboutTab() {
               { name: 'imageUrl', label: 'Mission image URL (optional)' },
               ACTIVE_FIELD,
             ]}
-            toForm={(b) => ({ title: b?.title ?? 'Our Mission', content: b?.content ?? '', imageUrl: b?.imageUrl ?? '', isActive: b?.isActive ?? true })}
+            toForm={(b) => ({
+              title: b?.title ?? 'Our Mission',
+              content: b?.content ?? '',
+              imageUrl: b?.imageUrl ?? '',
+              isActive: b?.isActive ?? true,
+            })}
             success="Mission statement updated"
             failure={() => 'Failed to update mission content. Please try again.'}
           />

@@ -48,7 +48,8 @@ export function useStartSetup() {
 
 function useRefreshTwoFactor() {
   const client = useQueryClient();
-  return () => Promise.all([client.invalidateQueries({ queryKey: accountKeys.twoFactor }), client.invalidateQueries({ queryKey: accountKeys.user })]);
+  return () =>
+    Promise.all([client.invalidateQueries({ queryKey: accountKeys.twoFactor }), client.invalidateQueries({ queryKey: accountKeys.user })]);
 }
 
 export function useEnableTwoFactor() {

@@ -17,7 +17,11 @@ export function AccountTab() {
         <h2 id="account-title" className="text-lg font-bold text-navy-900">
           Account
         </h2>
-        {user.isPending && <p role="status" className="mt-3">Loading...</p>}
+        {user.isPending && (
+          <p role="status" className="mt-3">
+            Loading...
+          </p>
+        )}
         {user.isError && <p className="mt-3 text-danger">Error: {user.error.message || 'Unknown error'}</p>}
         {user.data && (
           <dl className="mt-4 grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">

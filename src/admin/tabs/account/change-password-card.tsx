@@ -41,9 +41,27 @@ export function ChangePasswordCard() {
       <p className="mt-1 text-sm text-muted">New passwords need 8 to 128 characters. Your other sessions are signed out.</p>
       <form onSubmit={handleSubmit(submit)} noValidate className="mt-5">
         <fieldset disabled={isSubmitting} className="flex flex-col gap-4">
-          <Field label="Current Password" type="password" autoComplete="current-password" error={errors.currentPassword?.message} {...register('currentPassword')} />
-          <Field label="New Password" type="password" autoComplete="new-password" error={errors.newPassword?.message} {...register('newPassword')} />
-          <Field label="Confirm New Password" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register('confirmPassword')} />
+          <Field
+            label="Current Password"
+            type="password"
+            autoComplete="current-password"
+            error={errors.currentPassword?.message}
+            {...register('currentPassword')}
+          />
+          <Field
+            label="New Password"
+            type="password"
+            autoComplete="new-password"
+            error={errors.newPassword?.message}
+            {...register('newPassword')}
+          />
+          <Field
+            label="Confirm New Password"
+            type="password"
+            autoComplete="new-password"
+            error={errors.confirmPassword?.message}
+            {...register('confirmPassword')}
+          />
           <button type="submit" className="btn-primary self-start">
             {isSubmitting ? 'Changing...' : 'Change Password'}
           </button>

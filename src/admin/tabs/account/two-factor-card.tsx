@@ -39,7 +39,9 @@ export function TwoFactorCard() {
               <strong data-testid="two-factor-status" className={status.data.enabled ? 'text-brand-700' : 'text-muted'}>
                 {status.data.enabled ? 'Enabled' : 'Disabled'}
               </strong>
-              {status.data.enabled && <span className="ml-2 text-sm text-muted">({status.data.recoveryCodesRemaining} recovery codes left)</span>}
+              {status.data.enabled && (
+                <span className="ml-2 text-sm text-muted">({status.data.recoveryCodesRemaining} recovery codes left)</span>
+              )}
             </p>
             {status.data.enabled ? (
               <DisableForm />
@@ -51,7 +53,11 @@ export function TwoFactorCard() {
           </div>
         )}
         {view.kind === 'setup' && (
-          <TwoFactorSetup setup={view.setup} onDone={(codes) => setView({ kind: 'codes', codes })} onCancel={() => setView({ kind: 'status' })} />
+          <TwoFactorSetup
+            setup={view.setup}
+            onDone={(codes) => setView({ kind: 'codes', codes })}
+            onCancel={() => setView({ kind: 'status' })}
+          />
         )}
         {view.kind === 'codes' && <RecoveryCodes codes={view.codes} onClose={() => setView({ kind: 'status' })} />}
       </div>
@@ -71,7 +77,11 @@ function DisableForm() {
       await disable.mutateAsync({ currentPassword, token });
       toast({ title: '2FA Disabled', description: 'Two-factor authentication has been disabled.' });
     } catch (err) {
-      toast({ variant: 'destructive', title: 'Disable Failed', description: errorMessage(err, 'Failed to disable two-factor authentication') });
+      toast({
+        variant: 'destructive',
+        title: 'Disable Failed',
+        description: errorMessage(err, 'Failed to disable two-factor authentication'),
+      });
     }
   };
 
@@ -79,8 +89,21 @@ function DisableForm() {
     <form onSubmit={submit} noValidate className="rounded-md border border-line p-4">
       <h3 className="font-semibold text-ink">Disable Two-Factor Authentication</h3>
       <fieldset disabled={disable.isPending} className="mt-3 flex flex-col gap-4">
-        <Field label="Current Password" type="password" autoComplete="current-password" value={currentPassword} onChange={(e) => setPassword(e.target.value)} />
-        <Field label="Authentication Code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={token} onChange={(e) => setToken(digitsOnly(e.target.value))} />
+        <Field
+          label="Current Password"
+          type="password"
+          autoComplete="current-password"
+          value={currentPassword}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <Field
+          label="Authentication Code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={token}
+          onChange={(e) => setToken(digitsOnly(e.target.value))}
+        />
         <button type="submit" className="btn-secondary self-start" disabled={!currentPassword || token.length !== 6 || disable.isPending}>
           {disable.isPending ? 'Disabling...' : 'Disable 2FA'}
         </button>

@@ -34,7 +34,13 @@ export function TwoFactorSetup({ setup, onDone, onCancel }: Props) {
         <li>Scan this QR code, or enter the key by hand.</li>
         <li>Type the 6-digit code the app shows.</li>
       </ol>
-      <img src={setup.qrCode} alt="QR code for your authenticator app" width={200} height={200} className="h-[200px] w-[200px] rounded border border-line" />
+      <img
+        src={setup.qrCode}
+        alt="QR code for your authenticator app"
+        width={200}
+        height={200}
+        className="h-[200px] w-[200px] rounded border border-line"
+      />
       <div>
         <p className="text-sm font-semibold text-ink">Manual entry key</p>
         <code data-testid="manual-entry-key" className="mt-1 block rounded bg-surface px-3 py-2 font-mono text-sm break-all text-ink">
@@ -42,7 +48,14 @@ export function TwoFactorSetup({ setup, onDone, onCancel }: Props) {
         </code>
       </div>
       <fieldset disabled={enable.isPending} className="flex flex-col gap-4">
-        <Field label="Verification Code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(digitsOnly(e.target.value))} />
+        <Field
+          label="Verification Code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={code}
+          onChange={(e) => setCode(digitsOnly(e.target.value))}
+        />
         <div className="flex flex-wrap gap-3">
           <button type="submit" className="btn-primary" disabled={code.length !== 6 || enable.isPending}>
             {enable.isPending ? 'Verifying...' : 'Verify and Enable'}

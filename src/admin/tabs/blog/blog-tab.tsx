@@ -59,7 +59,9 @@ export function BlogTab() {
                     aria-label={`Published: ${i.title}`}
                   />
                 </td>
-                <td className="py-2 pr-3 whitespace-nowrap">{i.isPublished && i.publicationDate ? formatDate(i.publicationDate) : 'Not published'}</td>
+                <td className="py-2 pr-3 whitespace-nowrap">
+                  {i.isPublished && i.publicationDate ? formatDate(i.publicationDate) : 'Not published'}
+                </td>
                 <td className="py-2">
                   <div className="flex flex-wrap gap-2">
                     <a
@@ -84,7 +86,11 @@ export function BlogTab() {
   return (
     <EditorCard title="Insights Management" actions={<Button onClick={() => setEditing('new')}>New Insight</Button>}>
       {body}
-      <InsightFormDialog key={editing === null ? 'closed' : editing === 'new' ? 'new' : `${editing.id}-${editing.version}`} insight={editing} onClose={() => setEditing(null)} />
+      <InsightFormDialog
+        key={editing === null ? 'closed' : editing === 'new' ? 'new' : `${editing.id}-${editing.version}`}
+        insight={editing}
+        onClose={() => setEditing(null)}
+      />
       <DeleteConfirm item={deleting} what="insight" onClose={() => setDeleting(null)} remove={remove} />
     </EditorCard>
   );

@@ -13,7 +13,13 @@ const FIELDS: FieldSpec[] = [
   { name: 'slug', label: 'Slug', kind: 'slug', help: 'Lowercase letters, numbers and hyphens; generated from the title when left empty.' },
   { name: 'category', label: 'Category', kind: 'select', options: INSIGHT_CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) })) },
   { name: 'excerpt', label: 'Summary', kind: 'textarea', rows: 2, help: '10 to 200 characters.' },
-  { name: 'content', label: 'Content', kind: 'textarea', rows: 10, help: 'At least 50 characters; paragraphs are separated by line breaks.' },
+  {
+    name: 'content',
+    label: 'Content',
+    kind: 'textarea',
+    rows: 10,
+    help: 'At least 50 characters; paragraphs are separated by line breaks.',
+  },
   { name: 'readMinutes', label: 'Read time (minutes)', kind: 'number' },
   { name: 'authorName', label: 'Author name' },
   { name: 'authorTitle', label: 'Author title' },
@@ -32,7 +38,12 @@ export function InsightFormDialog({ insight, onClose }: Props) {
   const save = useSaveInsight();
   const current = insight === 'new' ? undefined : (insight ?? undefined);
   return (
-    <Dialog open={insight !== null} onOpenChange={(open) => !open && onClose()} title={current ? 'Edit Insight' : 'New Insight'} className="w-[min(48rem,calc(100vw-2rem))]">
+    <Dialog
+      open={insight !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title={current ? 'Edit Insight' : 'New Insight'}
+      className="w-[min(48rem,calc(100vw-2rem))]"
+    >
       {insight !== null && (
         <SchemaForm
           isCreate={!current}
@@ -54,7 +65,10 @@ export function InsightFormDialog({ insight, onClose }: Props) {
           {...saveFormProps(
             current,
             // The switch alone decides the date: the server stamps or keeps it (SPEC 4).
-            { mutateAsync: ({ values: { publicationDate: _d, relatedInsights: _r, ...rest }, ...ids }) => save.mutateAsync({ ...ids, values: rest }) },
+            {
+              mutateAsync: ({ values: { publicationDate: _d, relatedInsights: _r, ...rest }, ...ids }) =>
+                save.mutateAsync({ ...ids, values: rest }),
+            },
             onClose,
             'Create Insight',
           )}

@@ -14,7 +14,12 @@ import { SchemaForm, type FieldSpec } from '../../components/schema-form';
 const FIELDS: FieldSpec[] = [
   { name: 'buttonText', label: 'Button text' },
   { name: 'buttonLink', label: 'Button link', help: 'A page such as /contact, a full https:// URL, mailto: or tel:.' },
-  { name: 'buttonStyle', label: 'Button style', kind: 'select', options: BUTTON_STYLES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })) },
+  {
+    name: 'buttonStyle',
+    label: 'Button style',
+    kind: 'select',
+    options: BUTTON_STYLES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
+  },
   { name: 'isVisible', label: 'Visible on the home page', kind: 'switch' },
   { name: 'isActive', label: 'Active version', kind: 'switch' },
 ];
@@ -25,7 +30,8 @@ export function HeaderCtaEditor() {
   const [editing, setEditing] = useState<HeaderCta | 'new' | null>(null);
   const save = useSaveSection<HeaderCta>('header-cta', {
     success: 'Content updated',
-    failure: (isCreate, err) => `Failed to ${isCreate ? 'create' : 'update'} header CTA: ${err instanceof Error ? err.message : 'Unknown error'}`,
+    failure: (isCreate, err) =>
+      `Failed to ${isCreate ? 'create' : 'update'} header CTA: ${err instanceof Error ? err.message : 'Unknown error'}`,
   });
   const current = editing === 'new' ? undefined : (editing ?? undefined);
 
@@ -48,7 +54,8 @@ export function HeaderCtaEditor() {
         {...saveFormProps(current, save, () => setEditing(null))}
       />
     );
-  else if (query.data.length === 0) body = <p className="text-sm text-muted">No versions yet; the home page shows 'Request Quick Quote'.</p>;
+  else if (query.data.length === 0)
+    body = <p className="text-sm text-muted">No versions yet; the home page shows 'Request Quick Quote'.</p>;
   else
     body = (
       <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">

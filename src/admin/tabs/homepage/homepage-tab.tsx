@@ -18,7 +18,17 @@ export function HomepageTab() {
         section="intro"
         title="Introduction Content"
         schema={asForm(introSchema)}
-        fields={[{ name: 'title', label: 'Title' }, { name: 'content', label: 'Content', kind: 'textarea', rows: 5, help: 'Paragraph, div and span tags and non-breaking spaces are removed on save.' }, ACTIVE_FIELD]}
+        fields={[
+          { name: 'title', label: 'Title' },
+          {
+            name: 'content',
+            label: 'Content',
+            kind: 'textarea',
+            rows: 5,
+            help: 'Paragraph, div and span tags and non-breaking spaces are removed on save.',
+          },
+          ACTIVE_FIELD,
+        ]}
         success="Intro updated"
         failure={() => 'Failed to update intro content. Please try again.'}
       />

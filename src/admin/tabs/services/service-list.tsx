@@ -14,7 +14,12 @@ import { SchemaForm, type FieldSpec } from '../../components/schema-form';
 const FIELDS: FieldSpec[] = [
   { name: 'title', label: 'Service name' },
   { name: 'description', label: 'Description', kind: 'textarea', rows: 3 },
-  { name: 'icon', label: 'Icon', kind: 'select', options: [{ value: '', label: 'Choose an icon' }, ...SERVICE_ICONS.map((i) => ({ value: i, label: SERVICE_ICON_LABELS[i] }))] },
+  {
+    name: 'icon',
+    label: 'Icon',
+    kind: 'select',
+    options: [{ value: '', label: 'Choose an icon' }, ...SERVICE_ICONS.map((i) => ({ value: i, label: SERVICE_ICON_LABELS[i] }))],
+  },
   { name: 'imageSrc', label: 'Image URL (optional)', help: 'Recommended image size 1000x600.' },
   { name: 'detailedDescription', label: 'Detailed description (optional)', kind: 'textarea', rows: 5 },
   { name: 'displayOrder', label: 'Display order', kind: 'number' },
@@ -55,7 +60,8 @@ export function ServiceList() {
         />
       </>
     );
-  else if (sorted.length === 0) body = <p className="text-sm text-muted">No services yet; the consulting page shows its three default services.</p>;
+  else if (sorted.length === 0)
+    body = <p className="text-sm text-muted">No services yet; the consulting page shows its three default services.</p>;
   else
     body = (
       <ul className="divide-y divide-line">

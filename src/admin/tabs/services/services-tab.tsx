@@ -15,7 +15,9 @@ export function ServicesTab() {
           { name: 'backgroundImage', label: 'Background image URL (optional)' },
         ]}
         success="Content updated"
-        failure={(isCreate, err) => `Failed to ${isCreate ? 'create' : 'update'} Services Hero content: ${err instanceof Error ? err.message : 'Unknown error'}`}
+        failure={(isCreate, err) =>
+          `Failed to ${isCreate ? 'create' : 'update'} Services Hero content: ${err instanceof Error ? err.message : 'Unknown error'}`
+        }
       />
       <ServiceList />
     </div>

@@ -127,5 +127,7 @@ export const recoveryCodes = pgTable(
 export const rateLimits = pgTable('rate_limit', {
   key: text('key').primaryKey(),
   count: integer('count').notNull().default(0),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull().default(sql`now()`),
+  windowStart: timestamp('window_start', { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
 });

@@ -51,7 +51,11 @@ export const headerCta = pgTable(
     ...version,
     ...timestamps,
   },
-  (t) => [uniqueIndex('header_cta_one_active').on(t.isActive).where(sql`${t.isActive}`)],
+  (t) => [
+    uniqueIndex('header_cta_one_active')
+      .on(t.isActive)
+      .where(sql`${t.isActive}`),
+  ],
 );
 export type HeaderCta = typeof headerCta.$inferSelect;
 

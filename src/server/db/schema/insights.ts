@@ -19,8 +19,14 @@ export const insights = pgTable(
     authorName: text('author_name').notNull(),
     authorTitle: text('author_title').notNull(),
     featuredImage: text('featured_image'),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-    relatedInsights: integer('related_insights').array().notNull().default(sql`'{}'::integer[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    relatedInsights: integer('related_insights')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
     ...version,
     ...timestamps,
   },

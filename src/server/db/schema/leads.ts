@@ -58,7 +58,11 @@ export const contactInfo = pgTable(
     ...version,
     ...timestamps,
   },
-  (t) => [uniqueIndex('contact_info_one_active').on(t.isActive).where(sql`${t.isActive}`)],
+  (t) => [
+    uniqueIndex('contact_info_one_active')
+      .on(t.isActive)
+      .where(sql`${t.isActive}`),
+  ],
 );
 export type ContactInfo = typeof contactInfo.$inferSelect;
 
@@ -84,7 +88,11 @@ export const emailTemplates = pgTable(
     ...version,
     ...timestamps,
   },
-  (t) => [uniqueIndex('email_template_one_active_per_type').on(t.templateType).where(sql`${t.isActive}`)],
+  (t) => [
+    uniqueIndex('email_template_one_active_per_type')
+      .on(t.templateType)
+      .where(sql`${t.isActive}`),
+  ],
 );
 export type EmailTemplate = typeof emailTemplates.$inferSelect;
 
