@@ -11,7 +11,7 @@ export const prerender = false;
 
 /**
  * Username or e-mail + password. Without 2FA: a session. With 2FA: `requires2FA`, no session, a
- * pending challenge in an HttpOnly cookie and a code by e-mail (SPEC 2.14, DECISIONS.md).
+ * pending challenge in an HttpOnly cookie and a code by e-mail (SPEC 2.14, docs/decisions/000).
  */
 export const POST = defineHandler(async ({ request, locals }) => {
   const { username, password } = loginSchema.parse(await readJson(request));

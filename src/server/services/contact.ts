@@ -36,7 +36,7 @@ function parse(body: unknown) {
 /**
  * `POST /api/contact`: validate, rate-limit per address, then store the submission as `pending`
  * before anything else happens (notifications come after, from the stored row). Suspected spam
- * is kept with `isSpam` (DECISIONS.md), never dropped, and the answer does not tell a bot so.
+ * is kept with `isSpam` (docs/decisions/000), never dropped, and the answer does not tell a bot so.
  */
 export async function submitContact(db: Db, body: unknown, meta: ContactMeta) {
   const input = parse(body);
