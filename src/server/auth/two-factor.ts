@@ -18,6 +18,7 @@ import {
   sixDigitCode,
 } from './crypto';
 import { queueLoginCode } from './mail';
+import type { TwoFactorSetup, TwoFactorStatus } from '#shared/responses.ts';
 
 export const ISSUER = 'Procurement Services';
 export const MAX_CODE_ATTEMPTS = 5;
@@ -144,7 +145,10 @@ function manualKey(secret: string): string {
 }
 
 /** Starts authenticator setup: a new secret (kept server-side, encrypted, 15 minutes) and its QR code. */
-export async function startSetup(db: Db, user: Pick<User, 'id' | 'email' | 'twoFactorEnabled'> & { username: string }) {
+export async function startSetup(
+  db: Db,
+  user: Pick<User, 'id' | 'email' | 'twoFactorEnabled'> & { username: string },
+): Promise<TwoFactorSetup> {
   if (user.twoFactorEnabled) throw new HttpError(409, 'Two-factor authentication is already enabled');
   const secret = generateSecret();
   const uri = generateURI({ issuer: ISSUER, label: user.username, secret });
@@ -198,7 +202,7 @@ export async function disableTwoFactor(db: Db, user: User, token: string): Promi
   });
 }
 
-export async function twoFactorStatus(db: Db, userId: string) {
+export async function twoFactorStatus(db: Db, userId: string): Promise<TwoFactorStatus> {
   const [user] = await db.select({ enabled: users.twoFactorEnabled }).from(users).where(eq(users.id, userId));
   const [left] = await db
     .select({ n: sql<number>`count(*)::int` })
