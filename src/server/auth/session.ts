@@ -83,11 +83,7 @@ export async function issueSession(
   userId: string,
   ipAddress?: string,
 ): Promise<{ cookies: string[]; user: SessionUser }> {
-  const [updated] = await db
-    .update(users)
-    .set({ lastLoginAt: clockNow() })
-    .where(eq(users.id, userId))
-    .returning();
+  const [updated] = await db.update(users).set({ lastLoginAt: clockNow() }).where(eq(users.id, userId)).returning();
   const { headers, response } = await getAuth(db).api.issueSession({
     body: { userId, ipAddress },
     headers: request.headers,

@@ -117,7 +117,11 @@ export async function verifyChallenge(
         lt(twoFactorChallenges.attempts, MAX_CODE_ATTEMPTS),
       ),
     )
-    .returning({ attempts: twoFactorChallenges.attempts, userId: twoFactorChallenges.userId, emailCodeHash: twoFactorChallenges.emailCodeHash });
+    .returning({
+      attempts: twoFactorChallenges.attempts,
+      userId: twoFactorChallenges.userId,
+      emailCodeHash: twoFactorChallenges.emailCodeHash,
+    });
   if (!counted) throw new HttpError(401, CHALLENGE_GONE);
   const [user] = await db.select().from(users).where(eq(users.id, counted.userId));
   if (!user) throw new HttpError(401, CHALLENGE_GONE);
