@@ -11,13 +11,13 @@ export default defineConfig({
   site,
   output: 'static',
   // Middleware mode: scripts/start.ts owns the HTTP server, serves the prerendered pages from
-  // memory (precompressed, STACK.md gotcha 10) and hands everything else to Astro.
+  // memory (precompressed: the adapter's own static serving compresses nothing and reads the disk each time) and hands everything else to Astro.
   adapter: node({ mode: 'middleware' }),
   integrations: [react()],
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'always' },
   security: {
-    // Our middleware checks Origin on every state-changing /api call, JSON ones included (gotcha 4).
+    // Our middleware checks Origin on every state-changing /api call, JSON ones included (Astro's checkOrigin skips application/json requests).
     checkOrigin: false,
     allowedDomains: [{ hostname: 'localhost' }, { hostname: '127.0.0.1' }, { hostname: siteHost }],
   },

@@ -3,7 +3,7 @@ import { defineConfig, devices } from '@playwright/test';
 const PORT = Number(process.env.E2E_PORT ?? 4399);
 const baseURL = `http://localhost:${PORT}`;
 
-/** Debian's Chromium, never a downloaded browser (STACK.md gotcha 17). */
+/** Debian's Chromium, never a downloaded browser (as root it needs --no-sandbox; without the background-networking flags it tries to reach Google's hosts). */
 const chromium = {
   ...devices['Desktop Chrome'],
   launchOptions: {

@@ -40,7 +40,7 @@ const WRK_DURATION = process.env.BENCH_WRK_DURATION ?? '5s';
 const WRK_ROUNDS = Number(process.env.BENCH_WRK_ROUNDS ?? 5);
 
 const multiCore = os.cpus().length > 1;
-/** Server on core 0, load generator on core 1 (STACK.md gotcha 15), when there are two. */
+/** Server on core 0, load generator on core 1 (so the two do not compete for one core), when there are two. */
 const pin = (core: number, cmd: string, args: string[]): [string, string[]] =>
   multiCore && has('taskset') ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
 

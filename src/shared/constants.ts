@@ -1,5 +1,5 @@
 /**
- * Enumerations and limits of SPEC.md sections 3 and 9, written once.
+ * Enumerations and limits of SPEC sections 3 and 9 (docs/specification.md), written once.
  * Each tuple feeds both `z.enum` (src/shared/schemas) and `pgEnum` (src/server/db/schema).
  */
 
@@ -122,7 +122,7 @@ export const LIMITS = {
   documentMaxBytes: 50 * 1024 * 1024,
   loginMin: 3,
   passwordMinSignIn: 6,
-  /** OWASP ASVS level 2 (V2.1.1/V2.1.2), above the spec's 6: see DECISIONS.md. */
+  /** OWASP ASVS level 2 (V2.1.1/V2.1.2), above the spec's 6 (docs/decisions/000-product-decisions.md). */
   passwordMin: 8,
   passwordMax: 128,
   codeLength: 6,

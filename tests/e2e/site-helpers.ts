@@ -1,4 +1,4 @@
-/** Every public page of SPEC 2.1 (DECISIONS.md maps partners, capabilities and federal). */
+/** Every public page of SPEC 2.1 (docs/decisions/000 maps partners, capabilities and federal). */
 export const PUBLIC_PAGES = [
   { path: '/', h1: /./ },
   { path: '/about', h1: /./ },

@@ -12,7 +12,7 @@ import { MAIL_MAX_ATTEMPTS, deliverDue, startMailWorker } from '#server/mail/wor
 import { makeUser, passwordStep } from './helpers/auth';
 import { startTestServer, type TestServer } from './helpers/server';
 
-/** A real SMTP server in this process (STACK.md gotcha 16) that records what it receives. */
+/** A real SMTP server in this process (smtp-server on 127.0.0.1:0; nodemailer delivers to it without TLS) that records what it receives. */
 const received: { to: string[]; raw: string }[] = [];
 const smtp = new SMTPServer({
   authOptional: true,

@@ -110,7 +110,10 @@ describe('two-factor sign-in', { timeout: 120_000 }, () => {
     expect(wrongAccount.status).toBe(401);
   });
 
-  it('[AUTH][2FA]: five wrong codes void the challenge, even for the right code afterwards', async () => {
+  it('[AUTH][2FA]: five wrong codes void the challenge, even for the right code afterwards, and lock unknown clients out', async () => {
+    // A full sign-in first ends the run of failures the earlier tests left.
+    const clean = await challenge();
+    expect((await verify(clean.cookie, codeFromMail((await lastMailTo(server, alice.email))?.textBody))).status).toBe(200);
     const { cookie } = await challenge();
     const code = codeFromMail((await lastMailTo(server, alice.email))?.textBody);
     const wrong = code === '000000' ? '111111' : '000000';
@@ -119,6 +122,10 @@ describe('two-factor sign-in', { timeout: 120_000 }, () => {
     const fifth = await verify(cookie, wrong);
     expect((await fifth.json()).message).toBe('Too many incorrect codes. Please sign in again.');
     expect((await verify(cookie, code)).status).toBe(401);
+    // Wrong codes count like wrong passwords: five lock out browsers that never signed in here.
+    advanceClock(61_000);
+    expect((await passwordStep(server, alice.username, alice.password)).res.status).toBe(423);
+    advanceClock(10 * 60_000);
   });
 
   it('[AUTH][2FA]: the challenge and the e-mailed code expire after 10 minutes', async () => {

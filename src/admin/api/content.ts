@@ -1,35 +1,20 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
-import type { ButtonStyle, PublicContentSection } from '#shared/constants.ts';
-import { useAdminMutation, type Versioned } from './mutation';
+import type { PublicContentSection } from '#shared/constants.ts';
+import type { ContentBlockValues } from '#shared/schemas/content.ts';
+import type { headerSchema } from '#shared/schemas/header.ts';
+import type { headerCtaSchema } from '#shared/schemas/header-cta.ts';
+import type { Stored, Versioned } from '#shared/schemas/stored.ts';
+import { useAdminMutation } from './mutation';
 
 /** A generic content block as the API answers it. */
-export interface ContentBlock extends Versioned {
-  section: string;
-  title: string;
-  content: string;
-  buttonText: string | null;
-  backgroundImage: string | null;
-  imageUrl: string | null;
-  isActive: boolean;
-}
-export interface HeaderContent extends Versioned {
-  title: string;
-  subtitle: string;
-  backgroundImage: string;
-  logoLight: string;
-  logoDark: string;
-  boxHeading: string | null;
-  boxContent: string | null;
-  isActive: boolean;
-}
-export interface HeaderCta extends Versioned {
-  buttonText: string;
-  buttonLink: string;
-  buttonStyle: ButtonStyle;
-  isVisible: boolean;
-  isActive: boolean;
-}
+export type ContentBlock = Versioned &
+  Required<Pick<ContentBlockValues, 'title' | 'content'>> & {
+    [K in 'buttonText' | 'backgroundImage' | 'imageUrl']-?: Exclude<ContentBlockValues[K], undefined>;
+  } & { section: string; isActive: boolean };
+/** The header as the API answers it (`active` is only an alias the server accepts on input). */
+export type HeaderContent = Omit<Stored<typeof headerSchema>, 'active' | 'isActive'> & { isActive: boolean };
+export type HeaderCta = Stored<typeof headerCtaSchema>;
 
 export const contentKeys = {
   all: ['content'] as const,

@@ -1,16 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
 import type { FeatureSection } from '#shared/constants.ts';
-import { useAdminMutation, type Versioned } from './mutation';
+import type { featureSchema } from '#shared/schemas/feature.ts';
+import type { Stored } from '#shared/schemas/stored.ts';
+import { useAdminMutation } from './mutation';
 
-export interface Feature extends Versioned {
-  section: FeatureSection;
-  title: string;
-  description: string;
-  icon: string;
-  displayOrder: number;
-  isActive: boolean;
-}
+/** A home or about card as the API answers it. */
+export type Feature = Stored<typeof featureSchema>;
 
 export const featureKeys = { list: (section: FeatureSection) => ['features', section] as const };
 

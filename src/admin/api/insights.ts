@@ -1,24 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
-import type { InsightCategory } from '#shared/constants.ts';
-import { useAdminMutation, type Versioned } from './mutation';
+import type { insightSchema } from '#shared/schemas/insight.ts';
+import type { Stored } from '#shared/schemas/stored.ts';
+import { useAdminMutation } from './mutation';
 
-export interface Insight extends Versioned {
-  title: string;
-  category: InsightCategory;
-  slug: string;
-  excerpt: string;
-  content: string;
-  isPublished: boolean;
-  publicationDate: string | null;
-  readMinutes: number;
-  authorName: string;
-  authorTitle: string;
-  featuredImage: string | null;
-  tags: string[];
-  relatedInsights: number[];
-  createdAt: string;
-}
+/** An insight as GET /api/admin/insights answers it. */
+export type Insight = Stored<typeof insightSchema>;
 
 export const insightKeys = { list: ['admin', 'insights'] as const };
 

@@ -36,10 +36,3 @@ export function useAdminMutation<V, R = unknown>(opts: AdminMutationOptions<V, R
     },
   });
 }
-
-/** What every editable row carries. */
-export interface Versioned {
-  id: number;
-  version: number;
-  updatedAt: string;
-}

@@ -1,13 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '#lib/api-client.ts';
-import type { PublishState } from '#shared/constants.ts';
-
-export interface PublishStatus {
-  state: PublishState;
-  lastPublishedAt: string | null;
-  lastDurationMs: number | null;
-  lastError: string | null;
-}
+import type { PublishStatus } from '#shared/responses.ts';
 
 export const publishKeys = { status: ['admin', 'publish', 'status'] as const };
 

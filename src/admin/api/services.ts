@@ -1,16 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
-import { useAdminMutation, type Versioned } from './mutation';
+import type { serviceSchema } from '#shared/schemas/service.ts';
+import type { Stored } from '#shared/schemas/stored.ts';
+import { useAdminMutation } from './mutation';
 
-export interface Service extends Versioned {
-  title: string;
-  description: string;
-  icon: string;
-  imageSrc: string | null;
-  detailedDescription: string | null;
-  isActive: boolean;
-  displayOrder: number;
-}
+/** A service as the API answers it: stored services always have their place in the order. */
+export type Service = Stored<typeof serviceSchema> & { displayOrder: number };
 
 export const serviceKeys = { list: ['services'] as const };
 

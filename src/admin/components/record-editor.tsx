@@ -4,7 +4,7 @@ import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
-import type { Versioned } from '../api/mutation';
+import type { Versioned } from '#shared/schemas/stored.ts';
 import { EditorCard, LoadError, LoadingRows, formatDateTime } from './load-state';
 import { SchemaForm, type FieldSpec } from './schema-form';
 

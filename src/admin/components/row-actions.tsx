@@ -1,6 +1,6 @@
 import { Button } from '#components/ui/button.tsx';
 import { ConfirmDialog } from '#components/ui/confirm-dialog.tsx';
-import type { Versioned } from '../api/mutation';
+import type { Versioned } from '#shared/schemas/stored.ts';
 
 /** Edit and Delete buttons for one row, named after the row for screen readers. */
 export function RowActions({ name, onEdit, onDelete }: { name: string; onEdit: () => void; onDelete: () => void }) {

@@ -4,7 +4,7 @@ import { listInsights } from '#server/services/public-content.ts';
 
 export const prerender = false;
 
-/** Published insights only; drafts are listed by GET /api/admin/insights (DECISIONS.md). */
+/** Published insights only; drafts are listed by GET /api/admin/insights (docs/decisions/000). */
 export const GET = defineHandler(async () => {
   return json(await listInsights(await getDb(), { publishedOnly: true }));
 });

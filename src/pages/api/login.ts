@@ -1,4 +1,5 @@
 import { challengeCookie, isSecureRequest, withCookies } from '#server/auth/cookies.ts';
+import { knownDevice } from '#server/auth/device.ts';
 import { countAttempt } from '#server/auth/limits.ts';
 import { issueSession } from '#server/auth/session.ts';
 import { signInWithPassword } from '#server/auth/sign-in.ts';
@@ -11,13 +12,13 @@ export const prerender = false;
 
 /**
  * Username or e-mail + password. Without 2FA: a session. With 2FA: `requires2FA`, no session, a
- * pending challenge in an HttpOnly cookie and a code by e-mail (SPEC 2.14, DECISIONS.md).
+ * pending challenge in an HttpOnly cookie and a code by e-mail (SPEC 2.14, docs/decisions/000).
  */
 export const POST = defineHandler(async ({ request, locals }) => {
   const { username, password } = loginSchema.parse(await readJson(request));
   const db = await getDb();
   const refund = await countAttempt(db, 'login', locals.clientIp);
-  const outcome = await signInWithPassword(db, username, password, locals.clientIp);
+  const outcome = await signInWithPassword(db, username, password, locals.clientIp, (userId) => knownDevice(request, userId));
   await refund();
   if (outcome.kind === 'challenge') {
     const body = { success: true, message: 'Check your email for a 6-digit verification code', user: null, requires2FA: true };

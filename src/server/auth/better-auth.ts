@@ -18,7 +18,8 @@ export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
 /**
  * A server-only endpoint (never routed over HTTP) that issues a session once our own checks
  * (limits, lockout, second factor) have passed: better-auth creates the row and sets its signed
- * session cookie. STACK.md gotcha 9.
+ * session cookie (its twoFactor plugin's enable needs the password and makes the secret itself,
+ * which the product's setup-then-enable contract does not fit).
  */
 const sessionIssuer = () =>
   ({
@@ -103,7 +104,7 @@ function createAuth(db: Db) {
           }
         : {}),
     },
-    // better-auth's limiter only guards its own router (gotcha 8); ours lives in the database.
+    // better-auth's limiter only guards its own router (auth.api.* calls bypass it); ours lives in the database.
     rateLimit: { enabled: false },
     advanced: {
       cookiePrefix: 'ps',

@@ -6,6 +6,7 @@ import { SESSION_IDLE_MS, SESSION_MAX_MS, getAuth, sessionCookieName } from './b
 import { now as clockNow } from './clock';
 import { hintCookie, readCookie } from './cookies';
 import type { SessionInfo, SessionUser } from '#shared/session.ts';
+import { deviceCookie } from './device';
 
 export { SESSION_IDLE_MS, SESSION_MAX_MS };
 
@@ -82,11 +83,7 @@ export async function issueSession(
   userId: string,
   ipAddress?: string,
 ): Promise<{ cookies: string[]; user: SessionUser }> {
-  const [updated] = await db
-    .update(users)
-    .set({ lastLoginAt: clockNow(), failedLoginCount: 0, lockedUntil: null })
-    .where(eq(users.id, userId))
-    .returning();
+  const [updated] = await db.update(users).set({ lastLoginAt: clockNow() }).where(eq(users.id, userId)).returning();
   const { headers, response } = await getAuth(db).api.issueSession({
     body: { userId, ipAddress },
     headers: request.headers,
@@ -99,7 +96,9 @@ export async function issueSession(
     .set({ createdAt: at, lastActiveAt: at, expiresAt: new Date(at.getTime() + SESSION_MAX_MS) })
     .where(eq(sessions.id, response.sessionId));
   const secure = new URL(request.url).protocol === 'https:';
-  return { cookies: [...headers.getSetCookie(), hintCookie(true, secure, SESSION_MAX_MS / 1000)], user: toSessionUser(updated!) };
+  // This browser is now known for the account: its own failures no longer lock anyone else out.
+  const cookies = [...headers.getSetCookie(), hintCookie(true, secure, SESSION_MAX_MS / 1000), deviceCookie(userId, secure)];
+  return { cookies, user: toSessionUser(updated!) };
 }
 
 /** Ends the request's session on the server; returns the Set-Cookie values that clear both cookies. */

@@ -17,7 +17,9 @@ import {
   sameHash,
   sixDigitCode,
 } from './crypto';
+import { assertNotLocked, clearFailures, recordFailure, type SignInClient } from './lockout';
 import { queueLoginCode } from './mail';
+import type { TwoFactorSetup, TwoFactorStatus } from '#shared/responses.ts';
 
 export const ISSUER = 'Procurement Services';
 export const MAX_CODE_ATTEMPTS = 5;
@@ -89,41 +91,57 @@ export async function createChallenge(db: Db, user: Pick<User, 'id' | 'email'>, 
 
 /**
  * The code step: the challenge from the cookie must be live and belong to the named account;
- * the code may be the e-mailed one, the authenticator's, or a recovery code. Five wrong codes
- * void the challenge. Returns the user on success (the challenge is then spent).
+ * the code may be the e-mailed one, the authenticator's, or a recovery code. A guess is counted
+ * before it is checked, in one statement, so concurrent guesses cannot exceed five; the fifth
+ * wrong code voids the challenge. Wrong codes also count towards the client's sign-in lockout.
+ * `deviceFor` answers the request's device-cookie nonce for an account, if it has one.
+ * Returns the user on success (the challenge is then spent).
  */
-export async function verifyChallenge(db: Db, rawChallenge: string | undefined, login: string, token: string): Promise<User> {
+export async function verifyChallenge(
+  db: Db,
+  rawChallenge: string | undefined,
+  login: string,
+  token: string,
+  deviceFor: (userId: string) => string | undefined = () => undefined,
+): Promise<User> {
   if (!rawChallenge) throw new HttpError(401, CHALLENGE_GONE);
   const id = hashToken(rawChallenge);
-  const [row] = await db
-    .select({ challenge: twoFactorChallenges, user: users })
-    .from(twoFactorChallenges)
-    .innerJoin(users, eq(users.id, twoFactorChallenges.userId))
-    .where(eq(twoFactorChallenges.id, id))
-    .limit(1);
-  if (!row || row.challenge.consumedAt || row.challenge.expiresAt <= now() || row.challenge.attempts >= MAX_CODE_ATTEMPTS) {
-    throw new HttpError(401, CHALLENGE_GONE);
-  }
-  const { challenge, user } = row;
+  const [counted] = await db
+    .update(twoFactorChallenges)
+    .set({ attempts: sql`${twoFactorChallenges.attempts} + 1` })
+    .where(
+      and(
+        eq(twoFactorChallenges.id, id),
+        isNull(twoFactorChallenges.consumedAt),
+        gt(twoFactorChallenges.expiresAt, now()),
+        lt(twoFactorChallenges.attempts, MAX_CODE_ATTEMPTS),
+      ),
+    )
+    .returning({
+      attempts: twoFactorChallenges.attempts,
+      userId: twoFactorChallenges.userId,
+      emailCodeHash: twoFactorChallenges.emailCodeHash,
+    });
+  if (!counted) throw new HttpError(401, CHALLENGE_GONE);
+  const [user] = await db.select().from(users).where(eq(users.id, counted.userId));
+  if (!user) throw new HttpError(401, CHALLENGE_GONE);
+  const client: SignInClient = { device: deviceFor(user.id) };
+  await assertNotLocked(db, user, client);
   const name = login.trim().toLowerCase();
   const matchesLogin = name === (user.username ?? '').toLowerCase() || name === user.email.toLowerCase();
 
   let ok = false;
   if (matchesLogin) {
     if (/^\d{6}$/.test(token)) {
-      ok = Boolean(challenge.emailCodeHash && sameHash(hashCode('login-code', `${id}:${token}`), challenge.emailCodeHash));
+      ok = Boolean(counted.emailCodeHash && sameHash(hashCode('login-code', `${id}:${token}`), counted.emailCodeHash));
       if (!ok && user.twoFactorEnabled) ok = await acceptTotp(db, user, token);
     } else if (user.twoFactorEnabled) {
       ok = await acceptRecoveryCode(db, user.id, token);
     }
   }
   if (!ok) {
-    const [counted] = await db
-      .update(twoFactorChallenges)
-      .set({ attempts: sql`${twoFactorChallenges.attempts} + 1` })
-      .where(eq(twoFactorChallenges.id, id))
-      .returning({ attempts: twoFactorChallenges.attempts });
-    if ((counted?.attempts ?? MAX_CODE_ATTEMPTS) >= MAX_CODE_ATTEMPTS) {
+    await recordFailure(db, user, client);
+    if (counted.attempts >= MAX_CODE_ATTEMPTS) {
       await db.update(twoFactorChallenges).set({ consumedAt: now() }).where(eq(twoFactorChallenges.id, id));
       throw new HttpError(401, 'Too many incorrect codes. Please sign in again.');
     }
@@ -135,6 +153,7 @@ export async function verifyChallenge(db: Db, rawChallenge: string | undefined, 
     .where(and(eq(twoFactorChallenges.id, id), isNull(twoFactorChallenges.consumedAt)))
     .returning({ id: twoFactorChallenges.id });
   if (spent.length !== 1) throw new HttpError(401, CHALLENGE_GONE);
+  await clearFailures(db, user, client);
   return user;
 }
 
@@ -144,7 +163,10 @@ function manualKey(secret: string): string {
 }
 
 /** Starts authenticator setup: a new secret (kept server-side, encrypted, 15 minutes) and its QR code. */
-export async function startSetup(db: Db, user: Pick<User, 'id' | 'email' | 'twoFactorEnabled'> & { username: string }) {
+export async function startSetup(
+  db: Db,
+  user: Pick<User, 'id' | 'email' | 'twoFactorEnabled'> & { username: string },
+): Promise<TwoFactorSetup> {
   if (user.twoFactorEnabled) throw new HttpError(409, 'Two-factor authentication is already enabled');
   const secret = generateSecret();
   const uri = generateURI({ issuer: ISSUER, label: user.username, secret });
@@ -198,7 +220,7 @@ export async function disableTwoFactor(db: Db, user: User, token: string): Promi
   });
 }
 
-export async function twoFactorStatus(db: Db, userId: string) {
+export async function twoFactorStatus(db: Db, userId: string): Promise<TwoFactorStatus> {
   const [user] = await db.select({ enabled: users.twoFactorEnabled }).from(users).where(eq(users.id, userId));
   const [left] = await db
     .select({ n: sql<number>`count(*)::int` })

@@ -67,7 +67,7 @@ export function useLiveContent(read: () => Promise<SiteContent>): void {
 
 /**
  * The content for this build. With CONTENT_SNAPSHOT set (the server or `npm run build` wrote it)
- * the build never opens the database (STACK.md gotcha 12); otherwise it reads the database itself
+ * the build never opens the database (the embedded database belongs to the server process alone); otherwise it reads the database itself
  * once and closes it, which is only allowed while no server owns it.
  */
 export function loadSiteContent(): Promise<SiteContent> {

@@ -25,7 +25,7 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
- * Takes `<dir>.lock` holding our PID (PGlite has no cross-process lock: STACK.md gotcha 5).
+ * Takes `<dir>.lock` holding our PID (PGlite has no cross-process lock: a second process would read and write a stale copy).
  * A lock left by a dead process is taken over. Returns the release function.
  */
 export function acquireDirLock(dir: string): () => void {

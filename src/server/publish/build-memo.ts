@@ -33,7 +33,7 @@ interface Memo {
 
 /**
  * Installs the memo. `cacheDir` holds the kept bundles (inside the project: the bundles resolve
- * their packages from node_modules, STACK.md gotcha 7). Answers false when Astro's call could not
+ * their packages from node_modules: an outDir outside the project fails). Answers false when Astro's call could not
  * be hooked, in which case every build stays a full one.
  */
 export function installBuildMemo(cacheDir: string): boolean {

@@ -3,7 +3,7 @@
  * once per request. Its first build bundles only what content can change (content-build.ts); every
  * later one reuses those bundles and only generates the pages (build-memo.ts): about 0.5–1 s here
  * against 8–10 s for a cold `astro build` of the whole project. It keeps all that CPU work off the
- * server's event loop. It reads the content only from the snapshot file it is given (STACK.md gotcha 12).
+ * server's event loop. It reads the content only from the snapshot file it is given (the embedded database belongs to the server process alone).
  *
  * Protocol (IPC): parent → `{ type: 'build', id, outDir, snapshot }`; child → `{ type: 'ready' }`
  * once, then `{ type: 'done', id, ms }` or `{ type: 'failed', id, message }` per build.

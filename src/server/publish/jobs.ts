@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { PublishState } from '#shared/constants.ts';
+import type { PublishStatus } from '#shared/responses.ts';
 import type { Db, Tx } from '../db/client';
 import { publishAttempts, publishJobs, type PublishJob } from '../db/schema';
 
@@ -12,13 +12,6 @@ import { publishAttempts, publishJobs, type PublishJob } from '../db/schema';
  */
 
 export type PublishMode = 'local' | 'webhook';
-
-export interface PublishStatus {
-  state: PublishState;
-  lastPublishedAt: string | null;
-  lastDurationMs: number | null;
-  lastError: string | null;
-}
 
 /** Serialises enqueue and claim across instances (any constant; it names this purpose). */
 const PUBLISH_LOCK = 74_210_517;

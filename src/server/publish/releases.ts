@@ -33,7 +33,7 @@ export interface BuildOptions {
   previous?: ReleaseInfo | null;
 }
 
-/** Inside the project (STACK.md gotcha 7); each server with its own data uses its own (RELEASES_DIR). */
+/** Inside the project (astro build fails with an outDir outside it); each server with its own data uses its own (RELEASES_DIR). */
 export function releasesDir(): string {
   return path.resolve(projectRoot(), process.env.RELEASES_DIR || '.releases');
 }

@@ -16,7 +16,7 @@ export async function listHeaderCtas(db: Db) {
 }
 
 /**
- * One active CTA (DECISIONS.md): activating a version deactivates the others in the same
+ * One active CTA (docs/decisions/000): activating a version deactivates the others in the same
  * transaction, before the write, so the partial unique index never sees two.
  */
 async function deactivateOthers(tx: Tx, actor: Actor, keepId?: number) {

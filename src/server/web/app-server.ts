@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { HttpError } from '../http';
 import { installFastLane, type LaneResponse } from './fast-lane';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
 import { lookup, notModifiedHeaders, type Encoding, type StaticFile, type StaticMap } from './static-site';
@@ -102,6 +103,38 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.end(text);
 }
 
+/** Bodies are capped while they stream in: 1 MB for JSON calls, more only where files arrive. */
+const BODY_LIMITS: [prefix: string, bytes: number][] = [
+  ['/api/documents/upload', 52 * 1024 * 1024],
+  ['/api/upload/', 6 * 1024 * 1024],
+];
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const TOO_LARGE = 'Request body is too large';
+
+export function bodyLimitFor(pathname: string): number {
+  return BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? DEFAULT_BODY_LIMIT;
+}
+
+/**
+ * The request body as Astro reads it, counted as it arrives: past `limit` the read fails with
+ * 413 and the rest is never read (the connection closes after the answer), so an oversized or
+ * endless chunked body costs no memory.
+ */
+async function* limitedBody(req: http.IncomingMessage, res: http.ServerResponse, limit: number): AsyncGenerator<Buffer> {
+  let received = 0;
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limit) {
+      if (!res.headersSent) res.setHeader('connection', 'close');
+      // node:http reads and drops the rest of the body after the answer: give the answer half a
+      // second to reach the client, then close, so an endless body is not read for ever.
+      res.once('finish', () => setTimeout(() => req.socket.destroy(), 500).unref());
+      throw new HttpError(413, TOO_LARGE);
+    }
+    yield chunk;
+  }
+}
+
 function isApiPath(pathname: string): boolean {
   return /^\/+api(\/|$)/i.test(pathname);
 }
@@ -143,6 +176,15 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) {
         delete req.headers[h];
       }
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const limit = bodyLimitFor(pathname);
+      if (Number(req.headers['content-length'] ?? 0) > limit) {
+        res.setHeader('connection', 'close');
+        return sendJson(res, 413, { message: TOO_LARGE });
+      }
+      // Astro builds its Request from `req.body` when it is an async iterable.
+      (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
     }
     opts.astro(req, res, notFound).catch((err) => {
       console.error('request failed', err);

@@ -1,6 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
+import type { TwoFactorSetup, TwoFactorStatus } from '#shared/responses.ts';
 import type { ChangePasswordInput } from '#shared/schemas/auth.ts';
+import type { SessionUser } from '#shared/session.ts';
 
 /** Query keys and calls of the Account tab (SPEC 7 "Session and authentication"). */
 export const accountKeys = {
@@ -8,27 +10,9 @@ export const accountKeys = {
   twoFactor: ['auth', '2fa', 'status'] as const,
 };
 
-export interface AccountUser {
-  username: string;
-  email: string;
-  role: string;
-  lastLoginAt: string | null;
-  updatedAt: string;
-  twoFactorEnabled: boolean;
-}
-export interface TwoFactorStatus {
-  enabled: boolean;
-  recoveryCodesRemaining: number;
-}
-export interface TwoFactorSetup {
-  secret: string;
-  qrCode: string;
-  manualEntryKey: string;
-}
-
 export const currentUserQuery = queryOptions({
   queryKey: accountKeys.user,
-  queryFn: () => api.get<{ user: AccountUser }>('/api/user').then((r) => r.user),
+  queryFn: () => api.get<{ user: SessionUser }>('/api/user').then((r) => r.user),
 });
 
 export const twoFactorStatusQuery = queryOptions({

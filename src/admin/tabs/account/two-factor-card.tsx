@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { digitsOnly, Field } from '#components/auth/field.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { errorMessage } from '#lib/api-client.ts';
-import { twoFactorStatusQuery, useDisableTwoFactor, useStartSetup, type TwoFactorSetup as Setup } from './account-api';
+import type { TwoFactorSetup as Setup } from '#shared/responses.ts';
+import { twoFactorStatusQuery, useDisableTwoFactor, useStartSetup } from './account-api';
 import { RecoveryCodes, TwoFactorSetup } from './two-factor-setup';
 
 type View = { kind: 'status' } | { kind: 'setup'; setup: Setup } | { kind: 'codes'; codes: string[] };

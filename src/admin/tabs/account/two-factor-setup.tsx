@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { digitsOnly, Field } from '#components/auth/field.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { errorMessage } from '#lib/api-client.ts';
-import { useEnableTwoFactor, type TwoFactorSetup as Setup } from './account-api';
+import type { TwoFactorSetup as Setup } from '#shared/responses.ts';
+import { useEnableTwoFactor } from './account-api';
 
 interface Props {
   setup: Setup;

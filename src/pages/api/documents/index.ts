@@ -4,7 +4,7 @@ import { listDocuments } from '#server/services/public-content.ts';
 
 export const prerender = false;
 
-/** Active documents for visitors; administrators see all (DECISIONS.md). */
+/** Active documents for visitors; administrators see all (docs/decisions/000). */
 export const GET = defineHandler(async ({ locals }) => {
   const activeOnly = locals.user?.role !== 'admin';
   return json(await listDocuments(await getDb(), { activeOnly }));

@@ -38,7 +38,7 @@ export const headerContent = pgTable('header_content', {
 });
 export type HeaderContent = typeof headerContent.$inferSelect;
 
-/** Header call-to-action versions; at most one active (DECISIONS.md), enforced by a partial unique index. */
+/** Header call-to-action versions; at most one active (docs/decisions/000), enforced by a partial unique index. */
 export const headerCta = pgTable(
   'header_cta',
   {

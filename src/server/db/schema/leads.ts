@@ -14,7 +14,7 @@ export const contactSubmissions = pgTable(
     phone: text('phone'),
     message: text('message').notNull(),
     status: submissionStatus('status').notNull().default('pending'),
-    /** Suspected spam is kept and flagged, never dropped (DECISIONS.md). */
+    /** Suspected spam is kept and flagged, never dropped (docs/decisions/000). */
     isSpam: boolean('is_spam').notNull().default(false),
     spamReason: text('spam_reason'),
     ipAddress: text('ip_address'),

@@ -1,4 +1,5 @@
 import { CHALLENGE_COOKIE, challengeCookie, isSecureRequest, readCookie, withCookies } from '#server/auth/cookies.ts';
+import { knownDevice } from '#server/auth/device.ts';
 import { countAttempt } from '#server/auth/limits.ts';
 import { issueSession } from '#server/auth/session.ts';
 import { verifyChallenge } from '#server/auth/two-factor.ts';
@@ -14,7 +15,9 @@ export const POST = defineHandler(async ({ request, locals }) => {
   const { username, token } = verifyCodeSchema.parse(await readJson(request));
   const db = await getDb();
   const refund = await countAttempt(db, '2fa', locals.clientIp);
-  const verified = await verifyChallenge(db, readCookie(request, CHALLENGE_COOKIE), username, token);
+  const verified = await verifyChallenge(db, readCookie(request, CHALLENGE_COOKIE), username, token, (userId) =>
+    knownDevice(request, userId),
+  );
   await refund();
   const { cookies, user } = await issueSession(db, request, verified.id, locals.clientIp);
   const cleared = challengeCookie(null, isSecureRequest(request, env().SITE_URL));
