@@ -1,4 +1,4 @@
-import type { PublishState } from './constants';
+import type { OutboxStatus, PublishState, SubmissionStatus } from './constants';
 
 /*
  * Answers of the API that no form sends back, so no input schema describes them: written once
@@ -25,4 +25,32 @@ export interface TwoFactorSetup {
   qrCode: string;
   manualEntryKey: string;
   otpauthUrl: string;
+}
+
+/**
+ * A reply to an inquiry as the Contacts tab shows it: when it was sent, by whom, and how its
+ * e-mail is doing. `D` is `Date` on the server and an ISO string once it has travelled.
+ */
+export interface ContactResponseView<D = string> {
+  id: number;
+  message: string;
+  sentAt: D;
+  sentBy: string | null;
+  delivery: { status: OutboxStatus; attempts: number; deliveredAt: D | null; lastError: string | null } | null;
+}
+
+/** GET /api/contact-submissions: one inquiry with its replies (never the sender's address or agent). */
+export interface SubmissionView<D = string> {
+  id: number;
+  name: string;
+  email: string;
+  company: string | null;
+  phone: string | null;
+  message: string;
+  status: SubmissionStatus;
+  isSpam: boolean;
+  spamReason: string | null;
+  createdAt: D;
+  updatedAt: D;
+  responses: ContactResponseView<D>[];
 }

@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
 import { LIMITS } from '#shared/constants.ts';
-import type { ContactInfo as Row } from '#server/db/schema/index.ts';
+import type { contactInfoSchema } from '#shared/schemas/contact-info.ts';
+import type { Stored } from '#shared/schemas/stored.ts';
 import { useAdminMutation } from './mutation';
 
-type Dated<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
-export type ContactInfo = Dated<Row>;
+export type ContactInfo = Stored<typeof contactInfoSchema>;
 
 export const contactInfoKeys = { list: ['admin', 'contact-info'] as const };
 

@@ -1,13 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
 import { LIMITS, type SubmissionStatus } from '#shared/constants.ts';
-import type { ResponseView, SubmissionView } from '#server/services/contact-submissions.ts';
+import type { ContactResponseView, SubmissionView } from '#shared/responses.ts';
 import { useAdminMutation } from './mutation';
 
-/** Dates travel as ISO strings. */
-type Dated<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
-export type ContactResponse = Dated<Omit<ResponseView, 'delivery'>> & { delivery: Dated<NonNullable<ResponseView['delivery']>> | null };
-export type Submission = Dated<Omit<SubmissionView, 'responses'>> & { responses: ContactResponse[] };
+export type ContactResponse = ContactResponseView;
+export type Submission = SubmissionView;
 
 export const submissionKeys = { list: ['admin', 'contact-submissions'] as const };
 

@@ -2,12 +2,11 @@ import { queryOptions } from '@tanstack/react-query';
 import { useMutation } from '@tanstack/react-query';
 import { useToast } from '#components/ui/toast.tsx';
 import { api, errorMessage } from '#lib/api-client.ts';
-import type { EmailTemplate as Row } from '#server/db/schema/index.ts';
-import type { EmailTemplateValues } from '#shared/schemas/email-template.ts';
+import type { emailTemplateSchema, EmailTemplateValues } from '#shared/schemas/email-template.ts';
+import type { Stored } from '#shared/schemas/stored.ts';
 import { useAdminMutation } from './mutation';
 
-type Dated<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
-export type EmailTemplate = Dated<Row>;
+export type EmailTemplate = Stored<typeof emailTemplateSchema>;
 
 export const templateKeys = { list: ['admin', 'email-templates'] as const };
 

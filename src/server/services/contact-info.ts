@@ -40,7 +40,7 @@ export async function createContactInfo(db: Db, input: z.output<typeof contactIn
     entity: 'contact-info',
     beforeWrite: (tx) => (input.isActive ? deactivateOthers(tx, actor) : Promise.resolve()),
   });
-  requestPublish('contact information created');
+  await requestPublish('contact information created');
   return created;
 }
 
@@ -54,6 +54,6 @@ export async function updateContactInfo(db: Db, id: number, patch: z.output<type
       return values;
     },
   });
-  requestPublish('contact information updated');
+  await requestPublish('contact information updated');
   return after;
 }

@@ -1,5 +1,6 @@
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { SubmissionStatus } from '#shared/constants.ts';
+import type { ContactResponseView, SubmissionView as View } from '#shared/responses.ts';
 import { filterLeads, toCsv } from '#shared/leads.ts';
 import type { SubmissionFilter } from '#shared/schemas/contact-submission.ts';
 import type { Db } from '../db/client';
@@ -8,27 +9,15 @@ import { HttpError } from '../http';
 import { recordAudit, type Actor } from './audit';
 import { queueResponse } from './lead-mail';
 
-/** A response as the Contacts tab shows it: when it was sent, by whom, and how its e-mail is doing. */
-export interface ResponseView {
-  id: number;
-  message: string;
-  sentAt: Date;
-  sentBy: string | null;
-  delivery: {
-    status: 'pending' | 'sending' | 'sent' | 'failed';
-    attempts: number;
-    deliveredAt: Date | null;
-    lastError: string | null;
-  } | null;
-}
+type ResponseView = ContactResponseView<Date>;
+export type SubmissionView = View<Date>;
 
 const NOT_FOUND = 'Contact submission not found';
 
-function present(row: ContactSubmission, responses: ResponseView[]) {
+function present(row: ContactSubmission, responses: ResponseView[]): SubmissionView {
   const { ipAddress: _ip, userAgent: _ua, messageId: _mid, ...rest } = row;
   return { ...rest, responses };
 }
-export type SubmissionView = ReturnType<typeof present>;
 
 async function responsesFor(db: Db, ids: number[]): Promise<Map<number, ResponseView[]>> {
   const map = new Map<number, ResponseView[]>();

@@ -56,8 +56,8 @@ export function escapeHtml(value: string): string {
 
 /** One line for a header: control characters (CR, LF, tabs...) become spaces, at most `max` characters. */
 export function headerText(value: string, max = 200): string {
-  // eslint-disable-next-line no-control-regex
   const flat = value
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -28,7 +28,7 @@ function SubmissionsCard() {
   const query = useQuery(submissionsQuery);
   const [filter, setFilter] = useState<SubmissionFilter>({ view: 'inbox', status: 'all', q: '' });
   const [responding, setResponding] = useState<number | null>(null);
-  const all = query.data ?? [];
+  const all = useMemo(() => query.data ?? [], [query.data]);
   const rows = useMemo(() => filterLeads(all, filter), [all, filter]);
   const newCount = countNew(all);
   const spamCount = all.filter((s) => s.isSpam).length;

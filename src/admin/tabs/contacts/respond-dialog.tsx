@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '#components/ui/button.tsx';
 import { Dialog } from '#components/ui/dialog.tsx';
 import { Textarea } from '#components/ui/textarea.tsx';
@@ -35,7 +35,7 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
     defaultValues: { message: '' },
     mode: 'onChange',
   });
-  const text = form.watch('message');
+  const text = useWatch({ control: form.control, name: 'message' });
   const error = form.formState.errors.message?.message;
   const sending = respond.isPending || form.formState.isSubmitting;
   const submit = form.handleSubmit(async ({ message }) => {
