@@ -41,13 +41,35 @@ export function zodMessage(err: z.ZodError): string {
   return first.message && !first.message.startsWith('Invalid input') ? first.message : `Invalid ${field || 'request'}`;
 }
 
+const DATABASE_RETRY_AFTER_S = 10;
+/** Connection failures (Node's and postgres-js's codes) and Postgres's own "cannot serve now" classes. */
+const UNAVAILABLE =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08...|57P0[1-3]|53300)$/;
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = e?.cause?.code ?? e?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function databaseUnavailable(err: unknown): boolean {
+  return UNAVAILABLE.test(errorCode(err) ?? '');
+}
+
 export function errorResponse(err: unknown, path: string): Response {
   if (err instanceof HttpError) return json({ message: err.message }, { status: err.status, headers: err.headers });
   if (err instanceof z.ZodError) return json({ message: zodMessage(err), issues: err.issues }, { status: 400 });
-  const pgCode = (err as { code?: string; cause?: { code?: string } })?.cause?.code ?? (err as { code?: string })?.code;
+  const pgCode = errorCode(err);
   if (pgCode === '23505') return json({ message: 'A record with the same unique value already exists' }, { status: 409 });
   // Check violation, bad text representation, not null, NUL or untranslatable character.
   if (['23514', '22P02', '23502', '22021', '22P05'].includes(pgCode ?? '')) return json({ message: 'Invalid request' }, { status: 400 });
+  if (databaseUnavailable(err)) {
+    log.warn('database unavailable', { path, code: errorCode(err) });
+    return json(
+      { message: 'The service is briefly unavailable. Please try again in a minute.' },
+      { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) } },
+    );
+  }
   log.error('unhandled error', { path, err });
   return json({ message: 'Internal server error' }, { status: 500 });
 }
@@ -79,6 +101,7 @@ export async function readJson(request: Request): Promise<unknown> {
   try {
     body = text ? JSON.parse(text) : {};
   } catch {
+    // A syntax error, or nesting so deep that the parser ran out of stack.
     throw new HttpError(400, 'Malformed JSON body');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -89,10 +112,25 @@ export async function readJson(request: Request): Promise<unknown> {
   return body;
 }
 
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+/** No form nests deeper than this; a body that does is refused rather than walked. */
+const MAX_JSON_DEPTH = 32;
+
+/** Walks the parsed body without recursion, so no nesting can overflow the stack. */
+function hasNul(root: unknown): boolean {
+  const stack: [value: unknown, depth: number][] = [[root, 0]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (typeof value === 'object' && value !== null) {
+      if (depth >= MAX_JSON_DEPTH) throw new HttpError(400, 'Request body is nested too deeply');
+      for (const [k, v] of Object.entries(value)) {
+        if (k.includes('\u0000')) return true;
+        stack.push([v, depth + 1]);
+      }
+    }
+  }
+  return false;
 }
 
 /** Parses a positive integer id from a route parameter; anything else is a 400. */

@@ -17,8 +17,14 @@ function write(level: Level, msg: string, fields?: Record<string, unknown>): voi
   else console.log(line);
 }
 
+/**
+ * A failed query's message carries its parameters, which can be a visitor's name, e-mail or
+ * message: logs keep the statement and drop the values.
+ */
+const redactParams = (text: string | undefined) => text?.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, '\nparams: [redacted]');
+
 function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (value instanceof Error) return { name: value.name, message: redactParams(value.message), stack: redactParams(value.stack) };
   return value;
 }
 

@@ -88,6 +88,15 @@ describe('sign-in and sessions', { timeout: 120_000 }, () => {
     expect((await server.request('/api/user', { cookie })).status).toBe(401);
   });
 
+  it('[AUTH][LOGOUT]: a logout without a body is accepted from the site, and refused cross-site', async () => {
+    const cookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
+    const cross = await server.request('/api/logout', { method: 'POST', cookie, headers: { origin: 'https://evil.example' } });
+    expect(cross.status).toBe(403);
+    const res = await server.request('/api/logout', { method: 'POST', cookie, headers: { origin: server.url } });
+    expect(res.status).toBe(200);
+    expect((await server.request('/api/user', { cookie })).status).toBe(401);
+  });
+
   it('[AUTH][CSRF]: a cross-site logout or login is refused', async () => {
     const cookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
     const res = await server.request('/api/logout', { method: 'POST', json: {}, cookie, headers: { origin: 'https://evil.example' } });

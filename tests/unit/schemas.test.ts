@@ -94,3 +94,13 @@ describe('[SCHEMAS] content rules', () => {
     );
   });
 });
+
+describe('[SECURITY] links that browsers resolve off-site', () => {
+  it.each(['/\\evil.example', '/\\/evil.example', '\\\\evil.example', 'https://example.gov\\@evil.example'])('refuses %s', (link) => {
+    expect(isSafeLink(link)).toBe(false);
+    expect(isSafeUrl(link)).toBe(false);
+  });
+  it.each(['/contact', '/services/federal?x=1#top', 'https://sam.gov/', 'mailto:a@b.gov', 'tel:+1 555 0100'])('accepts %s', (link) => {
+    expect(isSafeLink(link)).toBe(true);
+  });
+});

@@ -18,6 +18,8 @@ describe('static site', () => {
   fs.writeFileSync(path.join(dir, 'about.html'), page);
   fs.writeFileSync(path.join(dir, 'insights', 'a-post.html'), page);
   fs.writeFileSync(path.join(dir, '_astro', 'app.abc.js'), 'console.log(1);'.repeat(40));
+  fs.writeFileSync(path.join(dir, 'admin.html'), page);
+  fs.writeFileSync(path.join(dir, 'auth.html'), page);
 
   it('precompresses and loads files with brotli and gzip variants', async () => {
     await precompress(dir);
@@ -27,6 +29,14 @@ describe('static site', () => {
     expect(zlib.gunzipSync(home.gz!).toString()).toBe(page);
     expect(home.cacheControl).toContain('must-revalidate');
     expect(lookup(map, '/_astro/app.abc.js')!.cacheControl).toContain('immutable');
+  });
+
+  it('[SECURITY]: the sign-in page and the back office are never cached; pages allow no <base>', async () => {
+    const map = await loadStaticSite(dir);
+    expect(lookup(map, '/admin')!.cacheControl).toBe('no-store');
+    expect(lookup(map, '/auth')!.cacheControl).toBe('no-store');
+    expect(lookup(map, '/about')!.cacheControl).toContain('must-revalidate');
+    expect(lookup(map, '/about')!.csp).toContain("base-uri 'none'");
   });
 
   it('maps clean URLs and refuses traversal', async () => {

@@ -59,7 +59,8 @@ async function openPostgres(url: string, schemaName?: string): Promise<DbHandle>
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const sql = postgres(url, {
     max: 10,
-    connect_timeout: 5,
+    // A database that does not answer costs a request two seconds, then a 503 (http.ts).
+    connect_timeout: 2,
     onnotice: () => {},
     ...(schemaName ? { connection: { search_path: schemaName } } : {}),
   });

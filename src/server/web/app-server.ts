@@ -147,7 +147,15 @@ export function createAppServer(opts: AppServerOptions): http.Server {
   const isSecure = (forwardedProto: string | string[] | undefined) => Boolean(opts.trustProxy) && single(forwardedProto) === 'https';
 
   const server = http.createServer((req, res) => {
-    const pathname = pathOf(req.url ?? '/');
+    const target = req.url ?? '/';
+    // Only origin-form targets name a page or an endpoint: not `*` (OPTIONS *), not an absolute
+    // URL, not a fragment (browsers never send one). `//x` is a path no page has.
+    if (!target.startsWith('/') || target.includes('#')) {
+      for (const [k, v] of Object.entries(baseSecurityHeaders(false))) res.setHeader(k, v);
+      res.setHeader('content-security-policy', API_CSP);
+      return sendJson(res, 400, { message: 'Bad request' });
+    }
+    const pathname = pathOf(target);
     const secure = isSecure(req.headers['x-forwarded-proto']);
     const file = staticFileFor(opts.site(), pathname);
     if (file && (req.method === 'GET' || req.method === 'HEAD')) return sendStatic(req, res, file, secure);
@@ -169,7 +177,7 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       res.end('Not found');
     };
     // Astro has no page for these (dot segments, the prerendered not-found pages themselves).
-    if (hasDotSegment(pathname) || NOT_FOUND_PAGE.test(pathname)) return notFound();
+    if (hasDotSegment(pathname) || NOT_FOUND_PAGE.test(pathname) || pathname.startsWith('//')) return notFound();
     if (!opts.trustProxy) {
       // Without a trusted proxy these headers are whatever the client chose: drop them so the
       // client address is the socket's and rate limits cannot be dodged.

@@ -147,7 +147,11 @@ async function reuseCompressed(body: Buffer, previous: string, full: string): Pr
   }
 }
 
+/** The sign-in page and the back office shell: never kept by a browser or a shared cache. */
+const NEVER_CACHED = new Set(['admin.html', 'auth.html']);
+
 function cacheControlFor(rel: string): string {
+  if (NEVER_CACHED.has(rel)) return 'no-store';
   if (rel.startsWith('_astro/')) return 'public, max-age=31536000, immutable';
   if (rel.endsWith('.html')) return 'public, max-age=0, must-revalidate';
   return 'public, max-age=3600';

@@ -29,13 +29,16 @@ const TEL = /^tel:\+?[0-9().\s-]{3,}$/i;
 export const LINK_MESSAGE = 'Link must be a relative path, an http(s) URL, mailto: or tel:';
 export const URL_MESSAGE = 'URL must be a relative path or start with http:// or https://';
 
-/** A link a visitor follows: http(s), relative, mailto: or tel:. */
+/**
+ * A link a visitor follows: http(s), relative, mailto: or tel:. Never a backslash: browsers read
+ * `/\evil.example` as `//evil.example`, another site.
+ */
 export function isSafeLink(value: string): boolean {
-  return HTTP.test(value) || RELATIVE.test(value) || MAILTO.test(value) || TEL.test(value);
+  return !value.includes('\\') && (HTTP.test(value) || RELATIVE.test(value) || MAILTO.test(value) || TEL.test(value));
 }
-/** An image or page URL: http(s) or relative only. */
+/** An image or page URL: http(s) or relative only, never with a backslash. */
 export function isSafeUrl(value: string): boolean {
-  return HTTP.test(value) || RELATIVE.test(value);
+  return !value.includes('\\') && (HTTP.test(value) || RELATIVE.test(value));
 }
 
 export function requiredLink(message: string) {

@@ -1,0 +1,42 @@
+/**
+ * Requests no browser sends still get a plain 4xx, never a 500 or a stack trace: odd request
+ * targets through the real server, on a raw socket (fetch would normalise them).
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+}, 180_000);
+afterAll(() => server?.close());
+
+/** Sends one raw request and reads the answer until the server closes or the head and body arrived. */
+function raw(head: string): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(`${head}\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (text += d));
+    socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text }));
+    socket.on('error', reject);
+  });
+}
+
+describe('odd request targets', () => {
+  it.each([
+    ['GET //about HTTP/1.1', 404],
+    ['GET //api/user HTTP/1.1', 404],
+    ['GET /about#x HTTP/1.1', 400],
+    ['POST /api/contact#x HTTP/1.1', 400],
+    ['OPTIONS * HTTP/1.1', 400],
+    ['GET http://evil.example/about HTTP/1.1', 400],
+  ])('[SECURITY][TARGET]: %s answers %i without a trace', async (head, status) => {
+    const res = await raw(head);
+    expect(res.status).toBe(status);
+    expect(res.text).not.toMatch(/\bat .*\.(?:js|ts|mjs):\d+/);
+    expect(res.text).not.toMatch(/Error:/);
+  });
+});
