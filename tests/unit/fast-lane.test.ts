@@ -175,6 +175,9 @@ describe('[SERVER][LANE] serving through the fast lane and node:http', () => {
       ['GET', '/about/', 'X-Forwarded-Proto: https\r\nAccept-Encoding: br\r\n'],
       ['HEAD', '/about', 'Accept-Encoding: br\r\n'],
       ['GET', '/about', `If-None-Match: ${etag}\r\n`],
+      ['GET', '/about', `Accept-Encoding: br\r\nIf-None-Match: "other", W/${etag.slice(0, -1)}-br"\r\n`],
+      ['GET', '/about', `Accept-Encoding: gzip\r\nIf-None-Match: ${etag.slice(0, -1)}-br"\r\n`],
+      ['GET', '/about', 'Accept-Encoding: br;q=0, gzip\r\n'],
       ['GET', '/_astro/app.abc.js', 'Accept-Encoding: br\r\n'],
       ['GET', '/robots.txt', 'Accept-Encoding: gzip\r\n'],
     ];

@@ -86,7 +86,7 @@ describe('[PUBLISH] serving a release from memory', () => {
       expect(br.headers.get('x-content-type-options')).toBe('nosniff');
       expect(br.headers.get('strict-transport-security')).toBeNull();
       const etag = br.headers.get('etag')!;
-      const again = await fetch(`${base}/about`, { headers: { 'if-none-match': etag } });
+      const again = await fetch(`${base}/about`, { headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
       expect(again.status).toBe(304);
       const plain = await fetch(`${base}/insights/`, { headers: { 'accept-encoding': 'identity' } });
       expect(plain.headers.get('content-encoding')).toBeNull();

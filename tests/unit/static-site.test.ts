@@ -7,7 +7,7 @@ import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
 import { HEADER_SCRIPT } from '#shared/inline-scripts.ts';
 import { inlineJson } from '#shared/inline-json.ts';
 import { htmlCsp, inlineScriptHashes } from '#server/web/security-headers.ts';
-import { loadStaticSite, lookup, precompress } from '#server/web/static-site.ts';
+import { etagFor, loadStaticSite, lookup, noneMatch, pickEncoding, precompress } from '#server/web/static-site.ts';
 
 describe('static site', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-'));
@@ -67,5 +67,28 @@ describe('inline JSON', () => {
     const text = inlineJson(value);
     expect(text).not.toMatch(/[<>&\u2028\u2029]/);
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('[HTTP] content negotiation and validators', () => {
+  const both = { br: Buffer.from('b'), gz: Buffer.from('g') };
+  it.each([
+    ['gzip, deflate, br', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0, gzip;q=0', 'identity'],
+    ['gzip;q=0.5, br;q=0.1', 'br'],
+    ['*', 'br'],
+    ['*;q=0, gzip', 'gzip'],
+    ['identity', 'identity'],
+    ['', 'identity'],
+  ])('Accept-Encoding %j gives %s', (accept, encoding) => expect(pickEncoding(accept, both)).toBe(encoding));
+
+  it('each encoding has its own ETag; If-None-Match takes lists, W/ and *', () => {
+    const file = { etag: '"abc"' };
+    expect(new Set([etagFor(file, 'identity'), etagFor(file, 'br'), etagFor(file, 'gzip')]).size).toBe(3);
+    expect(noneMatch('"x", W/"abc-br"', etagFor(file, 'br'))).toBe(true);
+    expect(noneMatch('"abc-br"', etagFor(file, 'gzip'))).toBe(false);
+    expect(noneMatch('*', etagFor(file, 'identity'))).toBe(true);
+    expect(noneMatch(undefined, etagFor(file, 'identity'))).toBe(false);
   });
 });

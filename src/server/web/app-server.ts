@@ -2,7 +2,16 @@ import http from 'node:http';
 import { HttpError } from '../http';
 import { installFastLane, type LaneResponse } from './fast-lane';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
-import { lookup, notModifiedHeaders, type Encoding, type StaticFile, type StaticMap } from './static-site';
+import {
+  etagFor,
+  lookup,
+  noneMatch,
+  notModifiedHeaders,
+  pickEncoding,
+  type Encoding,
+  type StaticFile,
+  type StaticMap,
+} from './static-site';
 
 export type AstroHandler = (
   req: http.IncomingMessage,
@@ -23,13 +32,6 @@ export interface AppServerOptions {
   trustProxy?: boolean;
   /** Answer simple static requests before node:http (fast-lane.ts). On unless false (tests compare both). */
   fastLane?: boolean;
-}
-
-function pickEncoding(accept: string | undefined, file: StaticFile): Encoding {
-  if (!accept) return 'identity';
-  if (file.br && /\bbr\b/.test(accept)) return 'br';
-  if (file.gz && /\bgzip\b/.test(accept)) return 'gzip';
-  return 'identity';
 }
 
 function bodyFor(file: StaticFile, encoding: Encoding): Buffer {
@@ -62,16 +64,21 @@ function single(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Which response a GET or HEAD of a static file gets: 304, or 200 in one of its encodings. */
-function variantFor(file: StaticFile, ifNoneMatch: string | undefined, accept: string | undefined): Encoding | 'not-modified' {
-  return ifNoneMatch === file.etag ? 'not-modified' : pickEncoding(accept, file);
+/** Which response a GET or HEAD of a static file gets: the encoding, and whether the client's copy of it is current. */
+function variantFor(
+  file: StaticFile,
+  ifNoneMatch: string | undefined,
+  accept: string | undefined,
+): { encoding: Encoding; current: boolean } {
+  const encoding = pickEncoding(accept, file);
+  return { encoding, current: noneMatch(ifNoneMatch, etagFor(file, encoding)) };
 }
 
 /** node:http's path for a static file: one `writeHead` with headers computed at load. */
 function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, secure: boolean): void {
-  const encoding = variantFor(file, single(req.headers['if-none-match']), single(req.headers['accept-encoding']));
-  if (encoding === 'not-modified') {
-    res.writeHead(304, notModifiedHeaders(file));
+  const { encoding, current } = variantFor(file, single(req.headers['if-none-match']), single(req.headers['accept-encoding']));
+  if (current) {
+    res.writeHead(304, notModifiedHeaders(file, encoding));
     res.end();
     return;
   }
@@ -206,8 +213,8 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     installFastLane(server, (req): LaneResponse | undefined => {
       const file = staticFileFor(opts.site(), pathOf(req.target));
       if (!file) return undefined;
-      const encoding = variantFor(file, req.headers['if-none-match'], req.headers['accept-encoding']);
-      if (encoding === 'not-modified') return { head: file.head304 };
+      const { encoding, current } = variantFor(file, req.headers['if-none-match'], req.headers['accept-encoding']);
+      if (current) return { head: file.head304[encoding]! };
       return { head: file.head[encoding]![isSecure(req.headers['x-forwarded-proto']) ? 1 : 0], body: bodyFor(file, encoding) };
     });
   }

@@ -35,6 +35,7 @@ export interface StaticFile {
   br?: Buffer;
   gz?: Buffer;
   type: string;
+  /** The identity body's entity tag; each encoding has its own (`etagFor`). */
   etag: string;
   cacheControl: string;
   csp?: string;
@@ -45,11 +46,42 @@ export interface StaticFile {
   raw: Record<Encoding, [plain: string[], secure: string[]] | undefined>;
   /** The same 200 responses' status line and headers as bytes, for the fast lane (fast-lane.ts). */
   head: Record<Encoding, [plain: Buffer, secure: Buffer] | undefined>;
-  /** The 304 Not Modified status line and headers as bytes. */
-  head304: Buffer;
+  /** The 304 Not Modified status line and headers as bytes, per encoding. */
+  head304: Record<Encoding, Buffer | undefined>;
 }
 
 export type Encoding = 'identity' | 'br' | 'gzip';
+
+/** Each encoding of a file is its own representation, with its own entity tag. */
+export function etagFor(file: Pick<StaticFile, 'etag'>, encoding: Encoding): string {
+  return encoding === 'identity' ? file.etag : `${file.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
+}
+
+/**
+ * The encoding a client gets: brotli, then gzip, when it accepts them with a non-zero weight
+ * (`br;q=0` refuses brotli; `*` stands for what it does not name), else the plain body.
+ */
+export function pickEncoding(accept: string | undefined, file: Pick<StaticFile, 'br' | 'gz'>): Encoding {
+  if (!accept) return 'identity';
+  const weights = new Map<string, number>();
+  for (const part of accept.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    weights.set(name, q === undefined ? 1 : Number(q) || 0);
+  }
+  const accepts = (coding: string) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
+  if (file.br && accepts('br')) return 'br';
+  if (file.gz && accepts('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** If-None-Match: a list of tags or `*`, compared weakly (a `W/` prefix does not matter). */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
 
 function rawHeaders(file: FileWithoutHeaders, encoding: Encoding, secure: boolean): string[] {
   const body = encoding === 'br' ? file.br! : encoding === 'gzip' ? file.gz! : file.body;
@@ -58,7 +90,7 @@ function rawHeaders(file: FileWithoutHeaders, encoding: Encoding, secure: boolea
     'content-type': file.type,
     'cache-control': file.cacheControl,
     vary: 'Accept-Encoding',
-    etag: file.etag,
+    etag: etagFor(file, encoding),
     'content-length': String(body.length),
   };
   if (file.csp) headers['content-security-policy'] = file.csp;
@@ -66,9 +98,9 @@ function rawHeaders(file: FileWithoutHeaders, encoding: Encoding, secure: boolea
   return Object.entries(headers).flat();
 }
 
-/** The headers a 304 carries: what a cache needs to refresh its copy. */
-export function notModifiedHeaders(file: Pick<StaticFile, 'etag' | 'cacheControl'>): string[] {
-  return ['etag', file.etag, 'cache-control', file.cacheControl, 'vary', 'Accept-Encoding'];
+/** The headers a 304 carries: what a cache needs to refresh its copy of this encoding. */
+export function notModifiedHeaders(file: Pick<StaticFile, 'etag' | 'cacheControl'>, encoding: Encoding): string[] {
+  return ['etag', etagFor(file, encoding), 'cache-control', file.cacheControl, 'vary', 'Accept-Encoding'];
 }
 
 function headBytes(statusLine: string, flat: string[]): Buffer {
@@ -88,7 +120,11 @@ function withRawHeaders(file: FileWithoutHeaders): StaticFile {
     ...file,
     raw,
     head: { identity: bytes(raw.identity), br: bytes(raw.br), gzip: bytes(raw.gzip) },
-    head304: headBytes('HTTP/1.1 304 Not Modified', notModifiedHeaders(file)),
+    head304: {
+      identity: headBytes('HTTP/1.1 304 Not Modified', notModifiedHeaders(file, 'identity')),
+      br: file.br && headBytes('HTTP/1.1 304 Not Modified', notModifiedHeaders(file, 'br')),
+      gzip: file.gz && headBytes('HTTP/1.1 304 Not Modified', notModifiedHeaders(file, 'gzip')),
+    },
   };
 }
 
