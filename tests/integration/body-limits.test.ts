@@ -77,7 +77,7 @@ describe('request body limits', { timeout: 120_000 }, () => {
     expect(result.status).toBe(413);
     expect(JSON.parse(result.body)).toEqual({ message: 'Request body is too large' });
     // Held whole, 400 MB of text would take well over 800 MB; what remains is the garbage of the
-    // chunks read and dropped after the answer (at most half a second of them).
+    // chunks read and dropped after the answer (at most two seconds of them).
     expect(peak - rss).toBeLessThan(300 * 1024 * 1024);
     expect(await submissions()).toBe(before);
   });
