@@ -133,9 +133,9 @@ async function* limitedBody(req: http.IncomingMessage, res: http.ServerResponse,
     received += chunk.length;
     if (received > limit) {
       if (!res.headersSent) res.setHeader('connection', 'close');
-      // node:http reads and drops the rest of the body after the answer: give the answer half a
-      // second to reach the client, then close, so an endless body is not read for ever.
-      res.once('finish', () => setTimeout(() => req.socket.destroy(), 500).unref());
+      // node:http reads and drops the rest of the body after the answer: give the answer two
+      // seconds to reach the client, then close, so an endless body is not read for ever.
+      res.once('finish', () => setTimeout(() => req.socket.destroy(), 2_000).unref());
       throw new HttpError(413, TOO_LARGE);
     }
     yield chunk;
