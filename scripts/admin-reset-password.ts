@@ -4,6 +4,7 @@
  * every session of the account. `--disable-2fa` also turns two-factor off (a lost phone).
  * With the embedded database, stop the server first (only one process may open it).
  */
+import { passwordProblem } from '#shared/password-strength.ts';
 import { runScript } from './run-script';
 import { eq } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
@@ -20,7 +21,11 @@ async function main(): Promise<void> {
   const user = await findUserByLogin(db, values.username);
   if (!user) throw new Error(`No account named "${values.username}"`);
   const given = process.env.NEW_PASSWORD;
-  if (given) newPasswordSchema.parse(given);
+  if (given) {
+    newPasswordSchema.parse(given);
+    const problem = passwordProblem(given, [user.username ?? '', user.email]);
+    if (problem) throw new Error(`NEW_PASSWORD: ${problem}`);
+  }
   const password = given ?? generatePassword();
   await setPassword(db, user.id, password);
   if (values['disable-2fa']) {

@@ -147,6 +147,16 @@ describe('sign-in and sessions', { timeout: 120_000 }, () => {
     });
     expect(short.status).toBe(400);
     expect((await short.json()).message).toBe('New password must be at least 8 characters');
+    // Long enough but easy to guess: common passwords, blanks, the account's own name with digits.
+    for (const weak of ['password', '12345678', '        ', 'pwchanger1', 'pwchanger2026']) {
+      const res = await server.request('/api/user/change-password', {
+        method: 'POST',
+        cookie: mine,
+        json: { currentPassword: account.password, newPassword: weak },
+      });
+      expect(res.status, weak).toBe(400);
+      expect((await res.json()).message, weak).toMatch(/too easy to guess|not only spaces/);
+    }
 
     const ok = await server.request('/api/user/change-password', {
       method: 'POST',

@@ -6,6 +6,7 @@ import { getDb } from '#server/db/client.ts';
 import { env } from '#server/env.ts';
 import { HttpError, defineHandler, json, readJson } from '#server/http.ts';
 import { findUserByLogin } from '#server/services/users.ts';
+import { passwordProblem } from '#shared/password-strength.ts';
 import { registerSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
@@ -16,6 +17,8 @@ export const POST = defineHandler(async ({ request, locals }) => {
   const input = registerSchema.parse(await readJson(request));
   const db = await getDb();
   await countAttempt(db, 'register', locals.clientIp);
+  const problem = passwordProblem(input.password, [input.username, input.email, input.name ?? '']);
+  if (problem) throw new HttpError(400, problem);
   if ((await findUserByLogin(db, input.username)) || (await findUserByLogin(db, input.email))) {
     throw new HttpError(409, 'A user with this username or email already exists');
   }

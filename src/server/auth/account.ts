@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { passwordProblem } from '#shared/password-strength.ts';
 import type { ChangePasswordInput } from '#shared/schemas/auth.ts';
 import type { Db } from '../db/client';
 import { accounts, users, type User } from '../db/schema';
@@ -29,6 +30,12 @@ export async function changePassword(
 ): Promise<void> {
   await requireCurrentPassword(db, userId, input.currentPassword);
   if (input.newPassword === input.currentPassword) throw new HttpError(400, 'New password must be different from the current password');
+  const [owner] = await db
+    .select({ username: users.username, email: users.email, name: users.name })
+    .from(users)
+    .where(eq(users.id, userId));
+  const problem = passwordProblem(input.newPassword, owner ? [owner.username ?? '', owner.email, owner.name] : []);
+  if (problem) throw new HttpError(400, problem);
   const hash = await hashPassword(input.newPassword);
   await db
     .update(accounts)

@@ -16,10 +16,15 @@ export function ChangePasswordCard() {
     register,
     handleSubmit,
     reset,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<ChangePasswordForm>({ resolver: zodResolver(changePasswordFormSchema), defaultValues: EMPTY });
 
   const submit = async (values: ChangePasswordForm) => {
+    // The same check the server makes, loaded only when a new password is chosen (its word lists are large).
+    const { passwordProblem } = await import('#shared/password-strength.ts');
+    const problem = passwordProblem(values.newPassword);
+    if (problem) return setError('newPassword', { message: problem }, { shouldFocus: true });
     try {
       await change.mutateAsync(values);
       toast({ title: 'Password Changed', description: 'Your password has been updated successfully.' });
@@ -38,7 +43,9 @@ export function ChangePasswordCard() {
       <h2 id="change-password-title" className="text-lg font-bold text-navy-900">
         Change Password
       </h2>
-      <p className="mt-1 text-sm text-muted">New passwords need 8 to 128 characters. Your other sessions are signed out.</p>
+      <p className="mt-1 text-sm text-muted">
+        New passwords need 8 to 128 characters and must not be easy to guess. Your other sessions are signed out.
+      </p>
       <form onSubmit={handleSubmit(submit)} noValidate className="mt-5">
         <fieldset disabled={isSubmitting} className="flex flex-col gap-4">
           <Field
