@@ -1,8 +1,8 @@
-import { changePassword } from '#server/auth/account.ts';
+import { WRONG_CURRENT_PASSWORD, changePassword } from '#server/auth/account.ts';
 import { requireUser } from '#server/auth/guard.ts';
 import { countAttempt } from '#server/auth/limits.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, readJson } from '#server/http.ts';
+import { HttpError, defineHandler, json, readJson } from '#server/http.ts';
 import { changePasswordSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
@@ -13,7 +13,13 @@ export const POST = defineHandler(async ({ request, locals }) => {
   const input = changePasswordSchema.parse(await readJson(request));
   const db = await getDb();
   const refund = await countAttempt(db, 'password', locals.clientIp);
-  await changePassword(db, user.id, locals.session?.id, input);
+  try {
+    await changePassword(db, user.id, locals.session?.id, input);
+  } catch (err) {
+    // Only a wrong current password uses up the allowance; a refused new one does not.
+    if (!(err instanceof HttpError && err.message === WRONG_CURRENT_PASSWORD)) await refund();
+    throw err;
+  }
   await refund();
   return json({ success: true, message: 'Password changed' });
 });
