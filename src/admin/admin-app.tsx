@@ -17,7 +17,6 @@ export function AdminApp() {
     </QueryClientProvider>
   );
 }
-export default AdminApp;
 
 /** Spinner while the current user loads; no user, or not an admin → /auth. */
 function AdminGuard() {

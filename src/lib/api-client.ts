@@ -24,7 +24,7 @@ export class ApiError extends Error {
   }
 }
 
-export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'include', headers: {} };
   if (body !== undefined) {
     init.body = JSON.stringify(body);

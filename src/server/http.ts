@@ -34,7 +34,7 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 }
 
 /** The first issue's message: the spec's messages are per field, so the first one is what a form shows. */
-export function zodMessage(err: z.ZodError): string {
+function zodMessage(err: z.ZodError): string {
   const first = err.issues[0];
   if (!first) return 'Invalid request';
   const field = first.path.join('.');
@@ -139,10 +139,6 @@ export function parseId(raw: string | undefined): number {
     throw new HttpError(400, 'Invalid id');
   }
   return Number(raw);
-}
-
-export function notFound(what = 'Not found'): never {
-  throw new HttpError(404, what);
 }
 
 /** 405 with Allow for methods an endpoint does not support (Astro would answer an HTML 404). */

@@ -20,7 +20,6 @@ export const PUBLIC_CONTENT_SECTIONS = [...CONTENT_SECTIONS, 'header', 'header-c
 export type PublicContentSection = (typeof PUBLIC_CONTENT_SECTIONS)[number];
 
 export const BUTTON_STYLES = ['primary', 'secondary', 'outline', 'ghost'] as const;
-export type ButtonStyle = (typeof BUTTON_STYLES)[number];
 
 export const FEATURE_SECTIONS = ['home', 'about'] as const;
 export type FeatureSection = (typeof FEATURE_SECTIONS)[number];
@@ -84,13 +83,10 @@ export const OUTBOX_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 export const PUBLISH_JOB_STATUSES = ['queued', 'building', 'succeeded', 'failed'] as const;
-export type PublishJobStatus = (typeof PUBLISH_JOB_STATUSES)[number];
 
-export const PUBLISH_STATES = ['idle', 'queued', 'building', 'failed'] as const;
-export type PublishState = (typeof PUBLISH_STATES)[number];
+export type PublishState = 'idle' | 'queued' | 'building' | 'failed';
 
 export const UPLOAD_KINDS = ['image', 'document'] as const;
-export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
 export const FONT_STACKS = [
   "'Segoe UI', Tahoma, Geneva, Verdana, sans-serif",
@@ -145,5 +141,3 @@ export const MARKETING_FIGURES = {
   costSavings: '15%',
   contractsCompleted: '500+',
 } as const;
-
-export const NAICS_CODES = ['423430', '443142', '334111', '334310', '333924', '333241'] as const;

@@ -57,7 +57,7 @@ export const CONTACT_FIELDS = Object.keys(CONTACT_RULES) as ContactField[];
 export const CONTACT_MIN_FILL_MS = 2500;
 
 /** One field's message, or undefined when valid. Values are trimmed first, as the server does. */
-export function contactFieldError(field: ContactField, raw: unknown): string | undefined {
+function contactFieldError(field: ContactField, raw: unknown): string | undefined {
   const rule = CONTACT_RULES[field];
   if (raw === undefined || raw === null) return rule.required ? rule.invalid : undefined;
   if (typeof raw !== 'string') return rule.notText;

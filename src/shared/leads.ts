@@ -17,7 +17,7 @@ export interface LeadLike {
 }
 
 /** The spec's promise: a reply within 24 hours on business days. */
-export const PROMISED_REPLY_HOURS = 24;
+const PROMISED_REPLY_HOURS = 24;
 
 /** Inbox or Spam view, status, then a case-insensitive search over name, e-mail, company, phone and message. */
 export function filterLeads<T extends LeadLike>(list: readonly T[], f: SubmissionFilter): T[] {

@@ -7,7 +7,7 @@ import { useAdminMutation } from './mutation';
 
 export type ContactInfo = Stored<typeof contactInfoSchema>;
 
-export const contactInfoKeys = { list: ['admin', 'contact-info'] as const };
+const contactInfoKeys = { list: ['admin', 'contact-info'] as const };
 
 /** GET /api/admin/contact-info, stale after 60 s as the back office expects. */
 export const contactInfoQuery = queryOptions({

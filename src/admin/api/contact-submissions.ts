@@ -7,7 +7,7 @@ import { useAdminMutation } from './mutation';
 export type ContactResponse = ContactResponseView;
 export type Submission = SubmissionView;
 
-export const submissionKeys = { list: ['admin', 'contact-submissions'] as const };
+const submissionKeys = { list: ['admin', 'contact-submissions'] as const };
 
 /** GET /api/contact-submissions, polled every 30 s so new inquiries appear on their own. */
 export const submissionsQuery = queryOptions({

@@ -16,7 +16,7 @@ export type ContentBlock = Versioned &
 export type HeaderContent = Omit<Stored<typeof headerSchema>, 'active' | 'isActive'> & { isActive: boolean };
 export type HeaderCta = Stored<typeof headerCtaSchema>;
 
-export const contentKeys = {
+const contentKeys = {
   all: ['content'] as const,
   section: (section: PublicContentSection) => ['content', section] as const,
 };
@@ -42,7 +42,7 @@ export interface SaveVars {
   values: Record<string, unknown>;
 }
 
-export function saveSection<T>(section: PublicContentSection, { id, version, values }: SaveVars): Promise<T> {
+function saveSection<T>(section: PublicContentSection, { id, version, values }: SaveVars): Promise<T> {
   const generic = GENERIC_PATHS.has(section);
   if (id === undefined) {
     return generic ? api.post<T>('/api/content', { ...values, section }) : api.post<T>(`/api/content/${section}`, values);

@@ -8,7 +8,7 @@ import { useAdminMutation } from './mutation';
 
 export type EmailTemplate = Stored<typeof emailTemplateSchema>;
 
-export const templateKeys = { list: ['admin', 'email-templates'] as const };
+const templateKeys = { list: ['admin', 'email-templates'] as const };
 
 export const emailTemplatesQuery = queryOptions({
   queryKey: templateKeys.list,

@@ -8,7 +8,7 @@ import { useAdminMutation } from './mutation';
 /** A home or about card as the API answers it. */
 export type Feature = Stored<typeof featureSchema>;
 
-export const featureKeys = { list: (section: FeatureSection) => ['features', section] as const };
+const featureKeys = { list: (section: FeatureSection) => ['features', section] as const };
 
 /** Home cards from GET /api/features, about cards from GET /api/about-features (all of them for an admin). */
 export function featuresQuery(section: FeatureSection) {

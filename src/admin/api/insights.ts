@@ -7,7 +7,7 @@ import { useAdminMutation } from './mutation';
 /** An insight as GET /api/admin/insights answers it. */
 export type Insight = Stored<typeof insightSchema>;
 
-export const insightKeys = { list: ['admin', 'insights'] as const };
+const insightKeys = { list: ['admin', 'insights'] as const };
 
 /** Every insight, drafts included (GET /api/admin/insights). */
 export const insightsQuery = queryOptions({

@@ -7,7 +7,7 @@ import { useAdminMutation } from './mutation';
 /** A service as the API answers it: stored services always have their place in the order. */
 export type Service = Stored<typeof serviceSchema> & { displayOrder: number };
 
-export const serviceKeys = { list: ['services'] as const };
+const serviceKeys = { list: ['services'] as const };
 
 /** All services by displayOrder (inactive ones too, for an admin). */
 export const servicesQuery = queryOptions({

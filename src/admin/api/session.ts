@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '#lib/api-client.ts';
 import type { SessionUser } from '#shared/session.ts';
 
-export const sessionKeys = { user: ['user'] as const };
+const sessionKeys = { user: ['user'] as const };
 
 /** GET /api/user: a 401 means signed out (SPEC 6); no retry, no refetch on focus. */
 export const currentUserQuery = queryOptions({

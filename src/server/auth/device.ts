@@ -9,7 +9,7 @@ import { readCookie, serializeCookie } from './cookies';
  * that cookie alone, so strangers guessing the password (and locking out unknown clients) cannot
  * keep the owner out. Only the server can make one; it names the account it was issued for.
  */
-export const DEVICE_COOKIE = 'ps.device';
+const DEVICE_COOKIE = 'ps.device';
 const DEVICE_TTL_S = 180 * 24 * 3600;
 
 const sign = (userId: string, nonce: string) =>

@@ -5,8 +5,8 @@ import { enforce } from '../services/rate-limit';
 import { now } from './clock';
 
 /** At most 5 failed attempts a minute per client address on each of these (ASVS V2.2.1). */
-export const ATTEMPTS_PER_MINUTE = 5;
-export const ATTEMPT_WINDOW_MS = 60_000;
+const ATTEMPTS_PER_MINUTE = 5;
+const ATTEMPT_WINDOW_MS = 60_000;
 /** Five consecutive failures on one account lock it for ten minutes. */
 export const LOCKOUT_THRESHOLD = 5;
 export const LOCKOUT_MS = 10 * 60_000;

@@ -8,8 +8,6 @@ import { hintCookie, readCookie } from './cookies';
 import type { SessionInfo, SessionUser } from '#shared/session.ts';
 import { deviceCookie } from './device';
 
-export { SESSION_IDLE_MS, SESSION_MAX_MS };
-
 interface UserLike {
   id: string;
   name: string;
@@ -26,7 +24,7 @@ interface UserLike {
 const iso = (d: Date | string) => (typeof d === 'string' ? new Date(d) : d).toISOString();
 
 /** The user as the API shows it: never the password hash or the 2FA secret. */
-export function toSessionUser(u: UserLike): SessionUser {
+function toSessionUser(u: UserLike): SessionUser {
   return {
     id: u.id,
     username: u.displayUsername ?? u.username ?? u.email,

@@ -7,9 +7,7 @@ import { LOCKED, assertNotLocked, clearFailures, keyLocked, recordFailure, recor
 import { createChallenge } from './two-factor';
 
 /** One answer for an unknown user and a wrong password, so neither reveals which accounts exist. */
-export const INVALID_LOGIN = 'Invalid username or password';
-export { LOCKED };
-
+const INVALID_LOGIN = 'Invalid username or password';
 export type PasswordOutcome = { kind: 'session'; user: User } | { kind: 'challenge'; user: User; challenge: string };
 
 const unknownKey = (login: string) => `login-unknown:${login.trim().toLowerCase()}`;

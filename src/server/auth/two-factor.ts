@@ -21,9 +21,9 @@ import { assertNotLocked, clearFailures, recordFailure, type SignInClient } from
 import { queueLoginCode } from './mail';
 import type { TwoFactorSetup, TwoFactorStatus } from '#shared/responses.ts';
 
-export const ISSUER = 'Procurement Services';
-export const MAX_CODE_ATTEMPTS = 5;
-export const RECOVERY_CODE_COUNT = 10;
+const ISSUER = 'Procurement Services';
+const MAX_CODE_ATTEMPTS = 5;
+const RECOVERY_CODE_COUNT = 10;
 const SETUP_TTL_MS = 15 * 60_000;
 
 const INVALID_CODE = 'Invalid verification code';
@@ -42,7 +42,7 @@ async function matchStep(secret: string, token: string): Promise<number | null> 
  * Checks an authenticator code (current step ±1). A step at or below the last accepted one is a
  * replay; the conditional update makes "accept a step" atomic across concurrent requests.
  */
-export async function acceptTotp(db: Db, user: Pick<User, 'id' | 'twoFactorSecret'>, token: string): Promise<boolean> {
+async function acceptTotp(db: Db, user: Pick<User, 'id' | 'twoFactorSecret'>, token: string): Promise<boolean> {
   if (!user.twoFactorSecret || !/^\d{6}$/.test(token)) return false;
   const step = await matchStep(decryptSecret(user.twoFactorSecret), token);
   if (step === null) return false;
@@ -55,7 +55,7 @@ export async function acceptTotp(db: Db, user: Pick<User, 'id' | 'twoFactorSecre
 }
 
 /** Spends one unused recovery code. */
-export async function acceptRecoveryCode(db: Db, userId: string, input: string): Promise<boolean> {
+async function acceptRecoveryCode(db: Db, userId: string, input: string): Promise<boolean> {
   const code = normaliseRecoveryCode(input);
   if (!/^[a-z0-9]{5}-[a-z0-9]{5}$/.test(code)) return false;
   const used = await db

@@ -44,14 +44,6 @@ export async function snapshotContent(db: Db): Promise<SiteContent> {
   return JSON.parse(JSON.stringify(await collect(db))) as SiteContent;
 }
 
-export async function writeSnapshot(db: Db, file: string): Promise<SiteContent> {
-  const content = await snapshotContent(db);
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, JSON.stringify(content));
-  await fs.rename(tmp, file);
-  return content;
-}
-
 let loaded: Promise<SiteContent> | undefined;
 
 const LIVE_READER = Symbol.for('procurement.liveContentReader');

@@ -7,7 +7,7 @@ import { dataDir, migrationsDir } from '../paths';
 import { acquireDirLock } from './lock';
 import * as schema from './schema';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** Both drivers expose the same query builder; PGlite's instance is typed as this one. */
 export type Db = PostgresJsDatabase<Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -30,7 +30,7 @@ export interface OpenOptions {
   migrate?: boolean;
 }
 
-export function maskUrl(url: string): string {
+function maskUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
@@ -170,5 +170,3 @@ export async function closeDb(): Promise<void> {
   s.handle = undefined;
   if (p) await (await p.catch(() => undefined))?.close();
 }
-
-export { schema };

@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 import { env } from '../env';
 import { dataDir } from '../paths';
 
-export interface MailMessage {
+interface MailMessage {
   to: string;
   subject: string;
   text: string;
@@ -23,7 +23,7 @@ export interface MailTransport {
 }
 
 /** The outbox directory for local delivery: DATA_DIR/outbox. */
-export function outboxDir(): string {
+function outboxDir(): string {
   return path.join(dataDir(env().DATA_DIR), 'outbox');
 }
 

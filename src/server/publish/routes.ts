@@ -18,10 +18,10 @@ export const PUBLIC_PAGES = [
 export const SHELL_PAGES = ['/admin.html', '/auth.html'];
 
 /** Static files every release must contain besides the pages (the shells: content-build.ts). */
-export const STATIC_FILES = ['/404.html', '/insights/404.html', '/sitemap.xml', '/robots.txt', '/rss.xml', ...SHELL_PAGES];
+const STATIC_FILES = ['/404.html', '/insights/404.html', '/sitemap.xml', '/robots.txt', '/rss.xml', ...SHELL_PAGES];
 
 /** URL path → the file `astro build` writes for it (build.format 'file'). */
-export function pageFile(urlPath: string): string {
+function pageFile(urlPath: string): string {
   return urlPath === '/' ? '/index.html' : `${urlPath}.html`;
 }
 
@@ -31,7 +31,7 @@ export function publishedInsights(content: SiteContent): SiteContent['insights']
 }
 
 /** Every public URL path of a release built from this content (the sitemap's list). */
-export function publicPaths(content: SiteContent): string[] {
+function publicPaths(content: SiteContent): string[] {
   return [...PUBLIC_PAGES, ...publishedInsights(content).map((i) => `/insights/${i.slug}`)];
 }
 
@@ -39,6 +39,3 @@ export function publicPaths(content: SiteContent): string[] {
 export function expectedFiles(content: SiteContent): string[] {
   return [...publicPaths(content).map(pageFile), ...STATIC_FILES];
 }
-
-/** Kept for callers of the foundation's name. */
-export const STATIC_PAGES = [...PUBLIC_PAGES.map(pageFile), '/404.html', '/insights/404.html'];

@@ -41,7 +41,7 @@ function same(a: unknown, b: unknown): boolean {
  * A before/after summary small enough to list: a create keeps the new row, a delete the old one,
  * an update only the fields that changed. Long texts are cut to 300 characters.
  */
-export function summarizeChange(before: Row | null, after: Row | null): { before: Row | null; after: Row | null } {
+function summarizeChange(before: Row | null, after: Row | null): { before: Row | null; after: Row | null } {
   if (!before) return { before: null, after: after && pick(after, Object.keys(after)) };
   if (!after) return { before: pick(before, Object.keys(before)), after: null };
   const changed = Object.keys(after).filter((k) => !NOISE.has(k) && !same(before[k], after[k]));

@@ -88,7 +88,7 @@ export function setSubmissionSpam(db: Db, id: number, isSpam: boolean, actor: Ac
   return updateFlags(db, id, isSpam ? { isSpam, spamReason: 'marked by staff' } : { isSpam }, actor);
 }
 
-export const SPAM_REPLY_MESSAGE = "This inquiry is marked as spam. Mark it 'Not spam' before replying.";
+const SPAM_REPLY_MESSAGE = "This inquiry is marked as spam. Mark it 'Not spam' before replying.";
 
 /**
  * Stores a reply and queues its e-mail to the visitor in one transaction (the response keeps its

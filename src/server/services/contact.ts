@@ -35,7 +35,7 @@ export interface ContactMeta {
  * fill time is how long the form was open. A request without a fill time (an API client) gets
  * the benefit of the doubt.
  */
-export function spamReason(body: { website?: string | null; elapsedMs?: number | null }): string | null {
+function spamReason(body: { website?: string | null; elapsedMs?: number | null }): string | null {
   if (body.website && body.website.trim() !== '') return 'honeypot';
   if (typeof body.elapsedMs === 'number' && body.elapsedMs < CONTACT_MIN_FILL_MS) return 'too fast';
   return null;
@@ -49,7 +49,7 @@ function parse(body: unknown) {
 }
 
 /** The refusal's text, naming the e-mail and phone the public contact panel shows. */
-export async function refusalMessage(db: Db): Promise<string> {
+async function refusalMessage(db: Db): Promise<string> {
   const [info] = await db.select().from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
   const ways = [
     info?.displayEmail && info.email ? `email us at ${info.email}` : null,

@@ -8,7 +8,7 @@ import { requestPublish } from '../publish/publisher';
 import type { Actor } from './audit';
 import { createRow, deleteRow, updateRow } from './versioned';
 
-export const SLUG_TAKEN = 'An insight with this slug already exists';
+const SLUG_TAKEN = 'An insight with this slug already exists';
 
 async function assertSlugFree(tx: Tx, slug: string, exceptId?: number) {
   const where = exceptId ? and(eq(insights.slug, slug), ne(insights.id, exceptId)) : eq(insights.slug, slug);
@@ -20,7 +20,7 @@ async function assertSlugFree(tx: Tx, slug: string, exceptId?: number) {
  * SPEC 4: publishing stamps publicationDate (now, unless a date is given or the insight was
  * already published with one); unpublishing clears it.
  */
-export function publicationDateFor(
+function publicationDateFor(
   isPublished: boolean,
   given: string | null | undefined,
   stored?: Pick<Insight, 'isPublished' | 'publicationDate'>,

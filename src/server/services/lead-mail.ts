@@ -23,7 +23,7 @@ export function renderContext(): RenderContext {
 }
 
 /** The active template of a type, or the built-in default look when none is active. */
-export async function activeTemplate(db: Conn, type: TemplateType): Promise<TemplateLook> {
+async function activeTemplate(db: Conn, type: TemplateType): Promise<TemplateLook> {
   if (!(TEMPLATE_TYPES as readonly string[]).includes(type)) throw new Error(`unknown template type ${type}`);
   const [row] = await db
     .select()
@@ -36,7 +36,7 @@ export async function activeTemplate(db: Conn, type: TemplateType): Promise<Temp
 const isEmail = (value: string) => value.length <= 254 && EMAIL_PATTERN.test(value);
 
 /** CONTACT_NOTIFY_TO as a list of addresses (comma-separated); malformed entries are skipped. */
-export function configuredNotifyTo(): string[] {
+function configuredNotifyTo(): string[] {
   const raw = env().CONTACT_NOTIFY_TO ?? '';
   const list = raw
     .split(',')
@@ -66,7 +66,7 @@ export async function notificationRecipients(db: Conn): Promise<string[]> {
 }
 
 /** The business mailbox a visitor's answer goes back to: the active contact e-mail, else CONTACT_NOTIFY_TO's first. */
-export async function businessMailbox(db: Conn): Promise<string | null> {
+async function businessMailbox(db: Conn): Promise<string | null> {
   return (await activeContactEmail(db)) ?? configuredNotifyTo()[0] ?? null;
 }
 

@@ -45,7 +45,3 @@ export async function enforce(
   const r = await hit(db, key, limit, windowMs, now);
   if (!r.allowed) throw new HttpError(429, message, { 'retry-after': String(r.retryAfterSeconds) });
 }
-
-export async function resetLimit(db: Db, key: string): Promise<void> {
-  await db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`);
-}

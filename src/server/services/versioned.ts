@@ -9,7 +9,7 @@ import { recordAudit, type Actor } from './audit';
  * a stale `version` is refused (409) instead of overwriting another administrator's change.
  */
 
-export const STALE_MESSAGE = 'This item was changed by someone else. Reload to get the latest version.';
+const STALE_MESSAGE = 'This item was changed by someone else. Reload to get the latest version.';
 
 // Any of our content tables: each has a serial `id` and an integer `version`.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

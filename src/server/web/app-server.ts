@@ -115,10 +115,10 @@ const BODY_LIMITS: [prefix: string, bytes: number][] = [
   ['/api/documents/upload', 52 * 1024 * 1024],
   ['/api/upload/', 6 * 1024 * 1024],
 ];
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const TOO_LARGE = 'Request body is too large';
 
-export function bodyLimitFor(pathname: string): number {
+function bodyLimitFor(pathname: string): number {
   return BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? DEFAULT_BODY_LIMIT;
 }
 

@@ -13,7 +13,7 @@ import type net from 'node:net';
  */
 
 /** The headers the lane reads; every other well-formed header is ignored, as node:http does. */
-export interface LaneHeaders {
+interface LaneHeaders {
   'accept-encoding'?: string;
   'if-none-match'?: string;
   'x-forwarded-proto'?: string;

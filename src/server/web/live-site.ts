@@ -74,11 +74,6 @@ export async function publishContent(content: SiteContent, opts: BuildOptions = 
   return info;
 }
 
-/** Builds, checks and swaps in a release of the database's current content. */
-export async function publishRelease(db: Db, opts: BuildOptions = {}): Promise<ReleaseInfo> {
-  return publishContent(await snapshotContent(db), opts);
-}
-
 /**
  * At start: serve the current release when it was built from this content by this code, else
  * build one. Answers whether it built, and the error when building failed but an older release

@@ -50,7 +50,7 @@ export interface RenderContext {
 
 const HEX = /^#[0-9a-f]{6}$/i;
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
@@ -84,7 +84,7 @@ export function safeHttpUrl(value: string | null | undefined, base: string): str
 }
 
 /** US Eastern time, where the business keeps its hours. */
-export function formatWhen(value: Date | string): string {
+function formatWhen(value: Date | string): string {
   const date = typeof value === 'string' ? new Date(value) : value;
   return `${date.toLocaleString('en-US', { timeZone: 'America/New_York', dateStyle: 'medium', timeStyle: 'short' })} ET`;
 }

@@ -16,7 +16,7 @@ export const loginSchema = z.object({
 export type LoginInput = z.infer<typeof loginSchema>;
 
 /** A six-digit code as the code fields take it (input stripped to digits). */
-export const sixDigitCodeSchema = z
+const sixDigitCodeSchema = z
   .string()
   .trim()
   .regex(/^\d{6}$/, 'Verification code must be 6 digits.');
@@ -32,7 +32,6 @@ export const verifyCodeSchema = z.object({
     .trim()
     .regex(/^\d{6}$|^[A-Za-z0-9-]{10,20}$/, 'Verification code must be 6 digits.'),
 });
-export type VerifyCodeInput = z.infer<typeof verifyCodeSchema>;
 
 /** New passwords: 8 to 128 characters (ASVS level 2; the spec's 6 is below it, see README). */
 export const newPasswordSchema = z
@@ -86,4 +85,3 @@ export const registerSchema = z.object({
   password: newPasswordSchema,
   name: z.string().trim().min(1).max(200).optional(),
 });
-export type RegisterInput = z.infer<typeof registerSchema>;

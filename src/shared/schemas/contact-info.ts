@@ -19,6 +19,5 @@ export const contactInfoSchema = z.object({
   displayAddress: z.boolean().default(true),
   displayBusinessHours: z.boolean().default(true),
 });
-export type ContactInfoInput = z.input<typeof contactInfoSchema>;
 
 export const contactInfoPatchSchema = patchSchema(contactInfoSchema);

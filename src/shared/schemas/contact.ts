@@ -30,7 +30,6 @@ export const contactSchema = z.object({
   phone: fieldSchema('phone'),
   message: fieldSchema('message'),
 });
-export type ContactMessage = z.output<typeof contactSchema>;
 
 /**
  * What the endpoint accepts: the form's fields plus the spam signals the form adds. The
@@ -40,4 +39,3 @@ export const contactRequestSchema = contactSchema.extend({
   website: z.string('Website must be text').max(2000, 'Website must be at most 2000 characters').nullish(),
   elapsedMs: z.number('elapsedMs must be a number').finite('elapsedMs must be a number').nullish(),
 });
-export type ContactRequest = z.output<typeof contactRequestSchema>;

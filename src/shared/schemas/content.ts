@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTENT_SECTIONS, LIMITS, type ContentSection } from '../constants';
+import { LIMITS, type ContentSection } from '../constants';
 import { activeFields, optionalText, optionalUrl, requiredText, patchSchema } from './fields';
 
 /**
@@ -46,7 +46,7 @@ export const homeCtaSchema = z.object({
   content: requiredText('Content is required', LIMITS.mediumText),
 });
 
-export const servicesHeroSchema = z.object({
+const servicesHeroSchema = z.object({
   ...common,
   title: requiredText('Title is required'),
   content: requiredText('Description is required', LIMITS.mediumText),
@@ -57,7 +57,7 @@ export const servicesHeroSchema = z.object({
  * sends `subtitle` separately has it joined on save. The form requires the subtitle
  * (`aboutFormSchema`).
  */
-export const aboutSchema = z.object({
+const aboutSchema = z.object({
   ...common,
   title: requiredText('Title is required'),
   subtitle: z.string().trim().max(LIMITS.mediumText, `Must be at most ${LIMITS.mediumText} characters`).optional(),
@@ -98,7 +98,6 @@ export const CONTENT_BLOCK_SCHEMAS = {
   home_services: simpleBlockSchema,
 } satisfies Record<ContentSection, z.ZodObject>;
 
-export type ContentBlockInput<S extends ContentSection = ContentSection> = z.input<(typeof CONTENT_BLOCK_SCHEMAS)[S]>;
 /** What any section's schema yields (some sections ignore some fields). */
 export interface ContentBlockValues {
   title: string;
@@ -110,8 +109,6 @@ export interface ContentBlockValues {
   isActive?: boolean;
   active?: boolean;
 }
-
-export const contentSectionSchema = z.enum(CONTENT_SECTIONS, { error: 'Unknown content section' });
 
 /** A new block of `section`. */
 export function contentCreateSchema(section: ContentSection): z.ZodType<ContentBlockValues> {

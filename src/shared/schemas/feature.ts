@@ -24,7 +24,6 @@ export const aboutFeatureSchema = featureSchema.extend({
     .min(10, 'Description must be at least 10 characters')
     .max(LIMITS.mediumText, `Must be at most ${LIMITS.mediumText} characters`),
 });
-export type FeatureInput = z.input<typeof featureSchema>;
 
 export function featureCreateSchema(section: FeatureSection) {
   return section === 'about' ? aboutFeatureSchema : featureSchema;

@@ -26,7 +26,7 @@ const HTTP = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 const MAILTO = /^mailto:[^\s@]+@[^\s@]+$/i;
 const TEL = /^tel:\+?[0-9().\s-]{3,}$/i;
 
-export const LINK_MESSAGE = 'Link must be a relative path, an http(s) URL, mailto: or tel:';
+const LINK_MESSAGE = 'Link must be a relative path, an http(s) URL, mailto: or tel:';
 export const URL_MESSAGE = 'URL must be a relative path or start with http:// or https://';
 
 /**
@@ -62,7 +62,7 @@ export const displayOrderField = z.coerce
  * The version the edit was based on (optimistic concurrency): a stale one is refused with 409.
  * Optional so that a client that never read a version (a spec-only client) can still patch.
  */
-export const versionField = z.number().int().positive().optional();
+const versionField = z.number().int().positive().optional();
 
 type WithoutDefault<S> = S extends z.ZodDefault<infer I> ? I : S;
 type PatchShape<T extends z.ZodRawShape> = { [K in keyof T]: z.ZodOptional<WithoutDefault<T[K]>> } & {

@@ -10,6 +10,5 @@ export const headerCtaSchema = z.object({
   isVisible: z.boolean().default(true),
   isActive: z.boolean().default(false),
 });
-export type HeaderCtaInput = z.input<typeof headerCtaSchema>;
 
 export const headerCtaPatchSchema = patchSchema(headerCtaSchema);

@@ -19,7 +19,7 @@ export function slugFromTitle(title: string): string {
 }
 
 /** Tags are entered comma-separated: trimmed, empties dropped. A list is accepted as it is. */
-export function parseTags(value: unknown): unknown {
+function parseTags(value: unknown): unknown {
   const list = typeof value === 'string' ? value.split(',') : value;
   return Array.isArray(list) ? list.map((t) => (typeof t === 'string' ? t.trim() : t)).filter((t) => t !== '') : list;
 }
@@ -63,6 +63,5 @@ export const insightSchema = z.object({
   /** Stamped by the server when publishing without a date; cleared when unpublishing. */
   publicationDate: z.iso.datetime({ offset: true, error: 'Publication date must be an ISO date' }).nullish(),
 });
-export type InsightInput = z.input<typeof insightSchema>;
 
 export const insightPatchSchema = patchSchema(insightSchema);

@@ -13,6 +13,5 @@ export const serviceSchema = z.object({
   /** Absent on create: the service goes last (SPEC 5: the default is the current count). */
   displayOrder: displayOrderField.optional(),
 });
-export type ServiceInput = z.input<typeof serviceSchema>;
 
 export const servicePatchSchema = patchSchema(serviceSchema);

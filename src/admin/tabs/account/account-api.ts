@@ -5,7 +5,7 @@ import type { ChangePasswordInput } from '#shared/schemas/auth.ts';
 import type { SessionUser } from '#shared/session.ts';
 
 /** Query keys and calls of the Account tab (SPEC 7 "Session and authentication"). */
-export const accountKeys = {
+const accountKeys = {
   user: ['user'] as const,
   twoFactor: ['auth', '2fa', 'status'] as const,
 };

@@ -9,7 +9,7 @@ const formatDate = (iso: string) => new Date(iso).toLocaleString('en-US', { date
  * Account tab (SPEC 2.15): who is signed in, Change Password, Two-Factor Authentication.
  * The back-office shell lazy-loads this module inside its QueryClientProvider and ToastProvider.
  */
-export function AccountTab() {
+function AccountTab() {
   const user = useQuery(currentUserQuery);
   return (
     <div className="flex flex-col gap-6">
