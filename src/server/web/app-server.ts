@@ -71,7 +71,7 @@ function variantFor(
   accept: string | undefined,
 ): { encoding: Encoding; current: boolean } {
   const encoding = pickEncoding(accept, file);
-  return { encoding, current: noneMatch(ifNoneMatch, etagFor(file, encoding)) };
+  return { encoding, current: ifNoneMatch !== undefined && noneMatch(ifNoneMatch, etagFor(file, encoding)) };
 }
 
 /** node:http's path for a static file: one `writeHead` with headers computed at load. */

@@ -63,6 +63,13 @@ export function etagFor(file: Pick<StaticFile, 'etag'>, encoding: Encoding): str
  */
 export function pickEncoding(accept: string | undefined, file: Pick<StaticFile, 'br' | 'gz'>): Encoding {
   if (!accept) return 'identity';
+  // Browsers send a plain list (`gzip, deflate, br, zstd`): no weights to read, and this runs on
+  // every page request.
+  if (!accept.includes(';') && !accept.includes('*')) {
+    if (file.br && /\bbr\b/i.test(accept)) return 'br';
+    if (file.gz && /\bgzip\b/i.test(accept)) return 'gzip';
+    return 'identity';
+  }
   const weights = new Map<string, number>();
   for (const part of accept.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
