@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rateLimits, users, type User } from '../db/schema';
 import { HttpError } from '../http';
+import { hit } from '../services/rate-limit';
 import { now } from './clock';
 import { LOCKOUT_MS, LOCKOUT_THRESHOLD } from './limits';
 import { queueLockoutNotice } from './mail';
@@ -67,18 +68,7 @@ export async function keyLocked(db: Db, key: string): Promise<boolean> {
   return Boolean(row && row.count >= LOCKOUT_THRESHOLD && row.windowStart.getTime() + LOCKOUT_MS > now().getTime());
 }
 
+/** One more failure for `key`, in the same fixed window the rate limits use (LOCKOUT_MS long). */
 export async function recordKeyFailure(db: Db, key: string): Promise<void> {
-  const at = now();
-  const cutoff = new Date(at.getTime() - LOCKOUT_MS);
-  // Same shape as a lockout: the window restarts once the previous one has passed.
-  await db
-    .insert(rateLimits)
-    .values({ key, count: 1, windowStart: at })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`case when ${rateLimits.windowStart} <= ${cutoff.toISOString()}::timestamptz then 1 else ${rateLimits.count} + 1 end`,
-        windowStart: sql`case when ${rateLimits.windowStart} <= ${cutoff.toISOString()}::timestamptz then ${at.toISOString()}::timestamptz else ${rateLimits.windowStart} end`,
-      },
-    });
+  await hit(db, key, LOCKOUT_THRESHOLD, LOCKOUT_MS, now());
 }
