@@ -98,6 +98,8 @@ export const FONT_STACKS = [
 
 /** SPEC 9 limits. */
 export const LIMITS = {
+  /** Alternative text of an image. */
+  altText: 250,
   headerScrollThreshold: 10,
   contactNameMin: 2,
   contactMessageMin: 10,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, type ContentSection } from '../constants';
-import { activeFields, optionalText, optionalUrl, requiredText, patchSchema } from './fields';
+import { activeFields, altText, optionalText, optionalUrl, requiredText, patchSchema } from './fields';
 
 /**
  * Generic content blocks (SPEC 3 "Content block", SPEC 5 rules), one schema per section. The
@@ -11,6 +11,7 @@ const common = {
   ...activeFields,
   backgroundImage: optionalUrl(),
   imageUrl: optionalUrl(),
+  imageAlt: altText(),
 };
 
 /** SPEC 5: paragraph, div and span tags and non-breaking spaces are stripped from the intro on save. */
@@ -106,6 +107,7 @@ export interface ContentBlockValues {
   buttonText?: string | null;
   backgroundImage?: string | null;
   imageUrl?: string | null;
+  imageAlt?: string | null;
   isActive?: boolean;
   active?: boolean;
 }

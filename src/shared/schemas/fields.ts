@@ -51,6 +51,11 @@ export function optionalUrl() {
   return optionalText(LIMITS.url).refine((v) => v === null || isSafeUrl(v), URL_MESSAGE);
 }
 
+/** Alternative text of an image (SPEC 2.16): empty means the image is decorative. */
+export function altText() {
+  return optionalText(LIMITS.altText);
+}
+
 /** A non-negative integer display order; form inputs send strings, which are coerced. */
 export const displayOrderField = z.coerce
   .number({ error: 'Display order must be a whole number of 0 or more' })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
-import { activeFields, optionalText, requiredText, requiredUrl, patchSchema } from './fields';
+import { activeFields, altText, optionalText, requiredText, requiredUrl, patchSchema } from './fields';
 
 /** Website header content (SPEC 3, SPEC 5 "Header"). */
 export const headerSchema = z.object({
@@ -8,6 +8,7 @@ export const headerSchema = z.object({
   title: requiredText('Title is required'),
   subtitle: requiredText('Subtitle is required', LIMITS.mediumText),
   backgroundImage: requiredUrl('Background image URL is required'),
+  backgroundImageAlt: altText(),
   logoLight: requiredUrl('Light mode logo URL is required'),
   logoDark: requiredUrl('Dark mode logo URL is required'),
   boxHeading: optionalText(LIMITS.shortText),

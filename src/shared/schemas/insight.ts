@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INSIGHT_CATEGORIES, LIMITS } from '../constants';
-import { optionalUrl, requiredText, patchSchema } from './fields';
+import { altText, optionalUrl, requiredText, patchSchema } from './fields';
 
 /** SPEC 5: spaces become hyphens, anything but lowercase letters, digits and hyphens is dropped. */
 export function normalizeSlug(value: string): string {
@@ -55,6 +55,7 @@ export const insightSchema = z.object({
   authorName: requiredText('Author name is required'),
   authorTitle: requiredText('Author title is required'),
   featuredImage: optionalUrl(),
+  featuredImageAlt: altText(),
   tags: z
     .preprocess(parseTags, z.array(z.string().max(50, 'Each tag must be at most 50 characters')).max(20, 'At most 20 tags'))
     .default([]),

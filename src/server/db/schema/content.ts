@@ -15,6 +15,8 @@ export const contentBlocks = pgTable(
     buttonText: text('button_text'),
     backgroundImage: text('background_image'),
     imageUrl: text('image_url'),
+    /** Alternative text of backgroundImage or imageUrl (whichever the section uses); empty means decorative. */
+    imageAlt: text('image_alt'),
     isActive: boolean('is_active').notNull().default(true),
     ...version,
     ...timestamps,
@@ -28,6 +30,8 @@ export const headerContent = pgTable('header_content', {
   title: text('title').notNull(),
   subtitle: text('subtitle').notNull(),
   backgroundImage: text('background_image').notNull(),
+  /** Alternative text of the background image; empty means decorative. */
+  backgroundImageAlt: text('background_image_alt'),
   logoLight: text('logo_light').notNull(),
   logoDark: text('logo_dark').notNull(),
   boxHeading: text('box_heading'),
@@ -88,6 +92,7 @@ export const services = pgTable(
     description: text('description').notNull(),
     icon: text('icon').notNull(),
     imageSrc: text('image_src'),
+    imageAlt: text('image_alt'),
     detailedDescription: text('detailed_description'),
     isActive: boolean('is_active').notNull().default(true),
     displayOrder: integer('display_order').notNull().default(0),

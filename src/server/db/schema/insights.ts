@@ -19,6 +19,7 @@ export const insights = pgTable(
     authorName: text('author_name').notNull(),
     authorTitle: text('author_title').notNull(),
     featuredImage: text('featured_image'),
+    featuredImageAlt: text('featured_image_alt'),
     tags: text('tags')
       .array()
       .notNull()

@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { uploadKind } from './enums';
 
@@ -19,6 +19,10 @@ export const uploads = pgTable(
     originalName: text('original_name'),
     contentType: text('content_type'),
     size: bigint('size', { mode: 'number' }),
+    /** Raster images: intrinsic size, and the widths of the WebP variants made at upload (`<key>-<w>w.webp`). */
+    width: integer('width'),
+    height: integer('height'),
+    variantWidths: integer('variant_widths').array(),
     /** Hash of the one-time PUT token for the two-step document upload. */
     uploadTokenHash: text('upload_token_hash'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
