@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { env } from '../env';
+import { dataDir } from '../paths';
+import { TooLargeError, assertKey, type FileStorage } from './storage';
+
+/** The directory of local uploads: DATA_DIR/uploads, outside every release directory. */
+export function uploadsDir(): string {
+  return path.join(dataDir(env().DATA_DIR), 'uploads');
+}
+
+/** Counts bytes as they pass and fails the stream past `max`. */
+function byteLimit(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > max) done(new TooLargeError(max));
+      else done(null, chunk);
+    },
+  });
+}
+
+export function createLocalStorage(root = uploadsDir()): FileStorage {
+  return {
+    driver: 'local',
+    async put(key, body: Readable, { maxBytes }) {
+      assertKey(key);
+      const target = path.join(root, key);
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      // Written beside the target, then renamed: a reader never sees half a file.
+      const temp = `${target}.${randomBytes(6).toString('hex')}.part`;
+      try {
+        const out = fs.createWriteStream(temp, { flags: 'wx' });
+        if (maxBytes === undefined) await pipeline(body, out);
+        else await pipeline(body, byteLimit(maxBytes), out);
+        const { size } = await fs.promises.stat(temp);
+        await fs.promises.rename(temp, target);
+        return { key, url: `/uploads/${key}`, size };
+      } catch (err) {
+        await fs.promises.rm(temp, { force: true });
+        throw err;
+      }
+    },
+    async delete(key) {
+      assertKey(key);
+      await fs.promises.rm(path.join(root, key), { force: true });
+    },
+  };
+}
