@@ -1,7 +1,6 @@
-import { getAuth } from '#server/auth/better-auth.ts';
 import { withCookies } from '#server/auth/cookies.ts';
 import { countAttempt } from '#server/auth/limits.ts';
-import { issueSession } from '#server/auth/session.ts';
+import { authFor, issueSession } from '#server/auth/session.ts';
 import { getDb } from '#server/db/client.ts';
 import { env } from '#server/env.ts';
 import { HttpError, defineHandler, json, readJson } from '#server/http.ts';
@@ -22,7 +21,7 @@ export const POST = defineHandler(async ({ request, locals }) => {
   if ((await findUserByLogin(db, input.username)) || (await findUserByLogin(db, input.email))) {
     throw new HttpError(409, 'A user with this username or email already exists');
   }
-  const { user } = await getAuth(db).api.signUpEmail({
+  const { user } = await authFor(db, request).api.signUpEmail({
     body: { email: input.email.toLowerCase(), password: input.password, name: input.name ?? input.username, username: input.username },
     headers: request.headers,
   });

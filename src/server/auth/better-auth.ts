@@ -52,7 +52,12 @@ export function configuredProviders(): string[] {
   return list;
 }
 
-function createAuth(db: Db) {
+/**
+ * Session cookies: over https (SITE_URL https, or TRUST_PROXY with `X-Forwarded-Proto: https`)
+ * every better-auth cookie is `__Host-ps.*` and Secure: bound to this host, never sent over
+ * plain http, never settable by a sibling subdomain. Over http (local use) they are `ps.*`.
+ */
+function createAuth(db: Db, secure: boolean) {
   const e = env();
   return betterAuth({
     appName: 'Procurement Services',
@@ -107,9 +112,10 @@ function createAuth(db: Db) {
     // better-auth's limiter only guards its own router (auth.api.* calls bypass it); ours lives in the database.
     rateLimit: { enabled: false },
     advanced: {
-      cookiePrefix: 'ps',
-      useSecureCookies: new URL(e.SITE_URL).protocol === 'https:',
-      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/' },
+      cookiePrefix: secure ? '__Host-ps' : 'ps',
+      // better-auth's own secure mode prefixes `__Secure-`; `__Host-` (no Domain, Path=/) is stricter.
+      useSecureCookies: false,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/', secure },
     },
     plugins: [username({ minUsernameLength: LIMITS.loginMin, maxUsernameLength: 64 }), sessionIssuer()],
   });
@@ -117,16 +123,17 @@ function createAuth(db: Db) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const instances = new WeakMap<Db, Auth>();
+const instances = new WeakMap<Db, { plain?: Auth; secure?: Auth }>();
 
-/** The better-auth instance for a database handle (tests swap handles between files). */
-export function getAuth(db: Db): Auth {
-  let auth = instances.get(db);
-  if (!auth) {
-    auth = createAuth(db);
-    instances.set(db, auth);
-  }
-  return auth;
+/**
+ * The better-auth instance for a database handle (tests swap handles between files) and for the
+ * request's transport: `isSecureRequest(request, SITE_URL)` picks the `__Host-` cookies.
+ */
+export function getAuth(db: Db, secure: boolean): Auth {
+  let pair = instances.get(db);
+  if (!pair) instances.set(db, (pair = {}));
+  const key = secure ? 'secure' : 'plain';
+  return (pair[key] ??= createAuth(db, secure));
 }
 
 export async function sessionCookieName(auth: Auth): Promise<string> {

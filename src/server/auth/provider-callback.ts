@@ -14,7 +14,8 @@ import { createChallenge } from './two-factor';
  * /auth (a provider sign-in never skips the second factor); otherwise the header hint is set.
  */
 export async function finishProviderSignIn(db: Db, request: Request, ipAddress?: string): Promise<Response> {
-  const auth = getAuth(db);
+  const secure = isSecureRequest(request, env().SITE_URL);
+  const auth = getAuth(db, secure);
   const res = await auth.handler(request);
   const name = await sessionCookieName(auth);
   const setCookies = res.headers.getSetCookie();
@@ -31,7 +32,6 @@ export async function finishProviderSignIn(db: Db, request: Request, ipAddress?:
     .limit(1);
   if (!row) return res;
 
-  const secure = isSecureRequest(request, env().SITE_URL);
   const others = setCookies.filter((c) => !c.startsWith(`${name}=`));
   const redirect = (location: string, cookies: string[]) => {
     const headers = new Headers({ location, 'cache-control': 'no-store' });

@@ -4,9 +4,15 @@ import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { SESSION_IDLE_MS, SESSION_MAX_MS, getAuth, sessionCookieName } from './better-auth';
 import { now as clockNow } from './clock';
-import { hintCookie, readCookie } from './cookies';
+import { hintCookie, isSecureRequest, readCookie } from './cookies';
+import { env } from '../env';
 import type { SessionInfo, SessionUser } from '#shared/session.ts';
 import { deviceCookie } from './device';
+
+/** The better-auth instance whose cookies this request carries (https → `__Host-` cookies). */
+export function authFor(db: Db, request: Request) {
+  return getAuth(db, isSecureRequest(request, env().SITE_URL));
+}
 
 interface UserLike {
   id: string;
@@ -47,7 +53,7 @@ export type SessionLookup =
  * most once a minute to keep reads cheap).
  */
 export async function readSession(db: Db, request: Request): Promise<SessionLookup> {
-  const auth = getAuth(db);
+  const auth = authFor(db, request);
   const cookieName = await sessionCookieName(auth);
   if (!readCookie(request, cookieName)) return { state: 'none' };
   const found = await auth.api.getSession({ headers: request.headers, query: { disableCookieCache: true, disableRefresh: true } });
@@ -82,7 +88,8 @@ export async function issueSession(
   ipAddress?: string,
 ): Promise<{ cookies: string[]; user: SessionUser }> {
   const [updated] = await db.update(users).set({ lastLoginAt: clockNow() }).where(eq(users.id, userId)).returning();
-  const { headers, response } = await getAuth(db).api.issueSession({
+  const secure = isSecureRequest(request, env().SITE_URL);
+  const { headers, response } = await getAuth(db, secure).api.issueSession({
     body: { userId, ipAddress },
     headers: request.headers,
     returnHeaders: true,
@@ -93,7 +100,6 @@ export async function issueSession(
     .update(sessions)
     .set({ createdAt: at, lastActiveAt: at, expiresAt: new Date(at.getTime() + SESSION_MAX_MS) })
     .where(eq(sessions.id, response.sessionId));
-  const secure = new URL(request.url).protocol === 'https:';
   // This browser is now known for the account: its own failures no longer lock anyone else out.
   const cookies = [...headers.getSetCookie(), hintCookie(true, secure, SESSION_MAX_MS / 1000), deviceCookie(userId, secure)];
   return { cookies, user: toSessionUser(updated!) };
@@ -101,8 +107,8 @@ export async function issueSession(
 
 /** Ends the request's session on the server; returns the Set-Cookie values that clear both cookies. */
 export async function endSession(db: Db, request: Request): Promise<string[]> {
-  const auth = getAuth(db);
-  const secure = new URL(request.url).protocol === 'https:';
+  const secure = isSecureRequest(request, env().SITE_URL);
+  const auth = getAuth(db, secure);
   const cleared = [hintCookie(false, secure, 0)];
   if (!readCookie(request, await sessionCookieName(auth))) return cleared;
   const { headers } = await auth.api.signOut({ headers: request.headers, returnHeaders: true }).catch(async () => ({

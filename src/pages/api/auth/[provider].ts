@@ -1,4 +1,5 @@
-import { configuredProviders, getAuth } from '#server/auth/better-auth.ts';
+import { configuredProviders } from '#server/auth/better-auth.ts';
+import { authFor } from '#server/auth/session.ts';
 import { getDb } from '#server/db/client.ts';
 import { HttpError, defineHandler } from '#server/http.ts';
 
@@ -11,7 +12,7 @@ export const prerender = false;
 export const GET = defineHandler(async ({ params, request }) => {
   const provider = params.provider ?? '';
   if (!configuredProviders().includes(provider)) throw new HttpError(404, 'Sign-in provider not available');
-  const { headers, response } = await getAuth(await getDb()).api.signInSocial({
+  const { headers, response } = await authFor(await getDb(), request).api.signInSocial({
     body: { provider: provider as 'google', callbackURL: '/admin', errorCallbackURL: '/auth', disableRedirect: true },
     headers: request.headers,
     returnHeaders: true,
