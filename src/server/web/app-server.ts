@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { HttpError } from '../http';
+import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits';
 import { installFastLane, type LaneResponse } from './fast-lane';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
 import {
@@ -32,6 +33,8 @@ export interface AppServerOptions {
   trustProxy?: boolean;
   /** Answer simple static requests before node:http (fast-lane.ts). On unless false (tests compare both). */
   fastLane?: boolean;
+  /** Open-connection caps (connection-limits.ts); by default from the open-file limit. */
+  connectionLimits?: ConnectionLimits;
 }
 
 function bodyFor(file: StaticFile, encoding: Encoding): Buffer {
@@ -218,5 +221,7 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       return { head: file.head[encoding]![isSecure(req.headers['x-forwarded-proto']) ? 1 : 0], body: bodyFor(file, encoding) };
     });
   }
+  // After the fast lane (which takes over node:http's own listener); runs first all the same.
+  limitConnections(server, opts.connectionLimits ?? defaultConnectionLimits(Boolean(opts.trustProxy)));
   return server;
 }
