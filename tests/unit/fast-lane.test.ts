@@ -3,6 +3,7 @@ import type http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
 import { parseSimpleRequest } from '#server/web/fast-lane.ts';
@@ -190,6 +191,81 @@ describe('[SERVER][LANE] serving through the fast lane and node:http', () => {
     }
     for (const s of servers) s.keepAliveTimeout = 5_000;
   });
+
+  it('differential fuzzing: for generated request heads the lane answers with the same status, headers and body as node:http', async () => {
+    const etag = map.get('/about')!.etag;
+    const token = (values: string[]) => fc.constantFrom(...values);
+    const casing = (text: string) => fc.constantFrom(text, text.toUpperCase(), text.toLowerCase());
+    const target = fc
+      .tuple(
+        token([
+          '/',
+          '/about',
+          '/about/',
+          '/About',
+          '//about',
+          '/about/..',
+          '/about%2F',
+          '/%61bout',
+          '/robots.txt',
+          '/_astro/app.abc.js',
+          '/404',
+          '/404.html',
+          '/nowhere',
+          '/api/x',
+          '/about.html',
+          '/\\about',
+        ]),
+        token(['', '?', '?a=1', '?a=1&b=%20', '#x', '?x=/../']),
+      )
+      .map(([p, q]) => p + q);
+    const encodings = fc
+      .tuple(
+        fc.array(token(['gzip', 'br', 'deflate', 'identity', '*', 'GZIP', 'br;q=0', 'gzip;q=0.5', 'br; q=1.0', 'x-gzip', 'br;q=abc', '']), {
+          maxLength: 4,
+        }),
+        token([', ', ',', ' ,  ']),
+      )
+      .map(([list, separator]) => list.join(separator));
+    const ifNoneMatch = fc
+      .array(token([etag, `W/${etag}`, `${etag.slice(0, -1)}-br"`, `${etag.slice(0, -1)}-gzip"`, '"other"', '*', 'W/"x"', 'garbage']), {
+        minLength: 1,
+        maxLength: 3,
+      })
+      .map((list) => list.join(', '));
+    const header = fc.oneof(
+      fc.tuple(casing('Accept-Encoding'), encodings),
+      fc.tuple(casing('If-None-Match'), ifNoneMatch),
+      fc.tuple(casing('X-Forwarded-Proto'), token(['https', 'http', 'HTTPS', 'https, http', ''])),
+      fc.tuple(casing('Connection'), token(['keep-alive', 'close', 'Close', 'keep-alive, close', 'upgrade'])),
+      fc.tuple(
+        token(['Accept', 'Cookie', 'Referer', 'X-Custom', 'Range', 'If-Modified-Since', 'Cache-Control']),
+        token(['*/*', 'a=b', 'bytes=0-10', 'no-cache', ' padded ', '']),
+      ),
+    );
+    const request = fc.record({ method: token(['GET', 'HEAD', 'get', 'OPTIONS']), target, headers: fc.array(header, { maxLength: 5 }) });
+    let tried = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async ({ method, target, headers }) => {
+        tried++;
+        const lines = headers.map(([name, value]) => `${name}: ${value}\r\n`).join('');
+        const raw = `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines}\r\n`;
+        const methods = [method.toUpperCase()];
+        const [fast] = await exchange(lane, raw, methods).catch(() => [undefined]);
+        const [slow] = await exchange(plain, raw, methods).catch(() => [undefined]);
+        if (!fast || !slow) {
+          expect({ raw, fast: Boolean(fast) }).toEqual({ raw, fast: Boolean(slow) });
+          return;
+        }
+        const { date: _a, ...fastHeaders } = fast.headers;
+        const { date: _b, ...slowHeaders } = slow.headers;
+        expect({ raw, status: fast.status, headers: fastHeaders }).toEqual({ raw, status: slow.status, headers: slowHeaders });
+        expect(fast.body.equals(slow.body)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    expect(tried).toBe(400);
+  }, 60_000);
 
   it('answers pipelined requests in order, handing the connection to node:http at the first it does not take', async () => {
     const requests =
