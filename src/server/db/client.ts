@@ -84,7 +84,7 @@ async function openPglite(dir?: string): Promise<DbHandle> {
   let release = () => {};
   if (dir) {
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    release = acquireDirLock(dir);
+    release = await acquireDirLock(dir);
   }
   let client: InstanceType<typeof PGlite>;
   try {
