@@ -12,7 +12,7 @@ import { log } from '#server/log.ts';
 import { projectRoot } from '#server/paths.ts';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
 import { liveSite } from '#server/web/live-site.ts';
-import { buildServer } from './build';
+import { buildServer, bundleIsCurrent } from './build';
 import { startPublisher } from '#server/publish/publisher.ts';
 import { startMailWorker } from '#server/mail/worker.ts';
 
@@ -22,7 +22,13 @@ async function main(): Promise<void> {
   announceAdmin(await seed(handle.db, { onlyOnce: true }));
 
   const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
-  if (!fs.existsSync(entry)) await buildServer();
+  if (!fs.existsSync(entry)) {
+    console.log('  No server bundle yet: building it (once, about half a minute)…');
+    await buildServer();
+  } else if (!(await bundleIsCurrent())) {
+    console.log('  The sources or the lock file changed since the last build: rebuilding the server bundle…');
+    await buildServer();
+  }
   // Serves the current release (or builds one) and runs publish jobs from here on.
   const publisher = await startPublisher();
   const mailWorker = startMailWorker();
