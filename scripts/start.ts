@@ -13,6 +13,7 @@ import { projectRoot } from '#server/paths.ts';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
 import { liveSite } from '#server/web/live-site.ts';
 import { buildServer, bundleIsCurrent } from './build';
+import { stopWithParent } from './parent-watch';
 import { startPublisher } from '#server/publish/publisher.ts';
 import { startMailWorker } from '#server/mail/worker.ts';
 
@@ -64,8 +65,8 @@ async function main(): Promise<void> {
     await closeDb().catch((err) => log.error('closing the database failed', { err }));
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
+  stopWithParent((reason) => void stop(reason));
 }
 
 main().catch(async (err: Error) => {
