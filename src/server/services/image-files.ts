@@ -164,7 +164,8 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
 
 async function processSvg(input: Buffer): Promise<ProcessedImage> {
   const problem = svgProblem(utf8(input)!);
-  if (problem) throw new HttpError(400, `This SVG was refused because it contains ${problem}. Export it without scripts or external references.`);
+  if (problem)
+    throw new HttpError(400, `This SVG was refused because it contains ${problem}. Export it without scripts or external references.`);
   let width: number | null = null;
   let height: number | null = null;
   try {

@@ -13,7 +13,7 @@ import { processImage } from './image-files';
 import { enforce } from './rate-limit';
 
 /** Uploads per administrator: each one decodes and encodes up to five images. */
-const UPLOADS_PER_WINDOW = 30;
+const UPLOADS_PER_WINDOW = 60;
 const UPLOAD_WINDOW_MS = 10 * 60_000;
 
 /** The variant of an image for width `w`: its URL or key with the extension replaced by `-<w>w.webp`. */
@@ -89,7 +89,11 @@ async function isReferenced(db: Db, url: string): Promise<boolean> {
   const stem = url.replace(/\.[a-z]+$/, '');
   for (const [table, columns] of IMAGE_REFERENCES) {
     const mentions = or(...columns.map((column) => sql`strpos(${column}, ${stem}) > 0`));
-    const found = await db.select({ one: sql<number>`1` }).from(table).where(mentions).limit(1);
+    const found = await db
+      .select({ one: sql<number>`1` })
+      .from(table)
+      .where(mentions)
+      .limit(1);
     if (found.length) return true;
   }
   return false;
