@@ -184,6 +184,20 @@ export function imageUploadSuite(o: ImageSuiteOptions): () => AdminTestContext {
       expect((await res.json()).message).toBe(IMAGE_MESSAGES.tooLarge);
     });
 
+    it('stops a chunked body (no Content-Length) at the cap with the same message', async () => {
+      const form = uploadForm([{ bytes: Buffer.alloc(6.5 * 1024 * 1024, 1), name: 'huge.png' }]);
+      const encoded = new Response(form);
+      const res = await ctx.s.request('/api/upload/image', {
+        method: 'POST',
+        cookie: ctx.admin,
+        headers: { origin: ctx.s.url, 'content-type': encoded.headers.get('content-type')! },
+        body: encoded.body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ success: false, message: IMAGE_MESSAGES.tooLarge });
+    });
+
     it('drops EXIF and GPS from a JPEG and turns it upright', async () => {
       const jpeg = await solid(300, 200)
         .jpeg()
