@@ -17,6 +17,8 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   ctx.locals.user = null;
   ctx.locals.session = null;
   if (ctx.isPrerendered) return next();
+  // Health checks answer without a session lookup (a load balancer polls them every few seconds).
+  if (ctx.url.pathname === '/healthz' || ctx.url.pathname === '/readyz') return next();
 
   if (isCrossSite(ctx.request, ctx.url)) {
     return json({ message: 'Cross-site request refused' }, { status: 403 });

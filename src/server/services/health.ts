@@ -1,0 +1,64 @@
+import fs from 'node:fs/promises';
+import { inArray, min, sql } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import { mailOutbox } from '../db/schema';
+import { env } from '../env';
+import { dataDir } from '../paths';
+import { publishStatus } from '../publish/jobs';
+
+/** Below this much free space on the data disk the instance reports itself not ready. */
+export const MIN_FREE_BYTES = 50 * 1024 * 1024;
+const DB_TIMEOUT_MS = 1_000;
+
+export interface Readiness {
+  ready: boolean;
+  checks: {
+    database: 'ok' | 'unavailable';
+    publisher: 'ok' | 'failed' | 'unknown';
+    /** Age of the oldest e-mail still waiting to go out (null: none waiting). */
+    oldestUnsentMailSeconds: number | null;
+    disk: { freeBytes: number | null; ok: boolean };
+  };
+}
+
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * GET /readyz: can this instance serve? The database answers within a second, the last publish
+ * did not fail, the data disk has room; the mail queue's age is reported for alerting. Nothing
+ * here names a version, a host or a secret.
+ */
+export async function readiness(): Promise<Readiness> {
+  const [disk, fromDb] = await Promise.all([
+    fs
+      .statfs(dataDir(env().DATA_DIR))
+      .then((s) => s.bavail * s.bsize)
+      .catch(() => null),
+    within(
+      DB_TIMEOUT_MS,
+      (async () => {
+        const db = await getDb();
+        await db.execute(sql`select 1`);
+        const [mail] = await db
+          .select({ oldest: min(mailOutbox.createdAt) })
+          .from(mailOutbox)
+          .where(inArray(mailOutbox.status, ['pending', 'sending']));
+        const publisher = (await publishStatus(db)).state === 'failed' ? ('failed' as const) : ('ok' as const);
+        return { publisher, oldest: mail?.oldest ? new Date(mail.oldest) : null };
+      })(),
+    ).catch(() => undefined),
+  ]);
+  const checks: Readiness['checks'] = {
+    database: fromDb ? 'ok' : 'unavailable',
+    publisher: fromDb?.publisher ?? 'unknown',
+    oldestUnsentMailSeconds: fromDb?.oldest ? Math.max(0, Math.round((Date.now() - fromDb.oldest.getTime()) / 1000)) : null,
+    disk: { freeBytes: disk, ok: disk === null || disk >= MIN_FREE_BYTES },
+  };
+  return { ready: checks.database === 'ok' && checks.publisher === 'ok' && checks.disk.ok, checks };
+}
