@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { HttpError } from '../http';
+import { answerDocumentUpload, documentUploadToken } from './document-upload';
 import { installFastLane, type LaneResponse } from './fast-lane';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
 import {
@@ -123,6 +124,16 @@ function bodyLimitFor(pathname: string): number {
 }
 
 /**
+ * For an answer sent before the body was read to its end. node:http reads and drops the rest of
+ * the body after the answer: give the answer two seconds to reach the client, then close, so an
+ * endless body is not read for ever.
+ */
+function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (!res.headersSent) res.setHeader('connection', 'close');
+  res.once('finish', () => setTimeout(() => req.socket.destroy(), 2_000).unref());
+}
+
+/**
  * The request body as Astro reads it, counted as it arrives: past `limit` the read fails with
  * 413 and the rest is never read (the connection closes after the answer), so an oversized or
  * endless chunked body costs no memory.
@@ -132,10 +143,7 @@ async function* limitedBody(req: http.IncomingMessage, res: http.ServerResponse,
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     received += chunk.length;
     if (received > limit) {
-      if (!res.headersSent) res.setHeader('connection', 'close');
-      // node:http reads and drops the rest of the body after the answer: give the answer two
-      // seconds to reach the client, then close, so an endless body is not read for ever.
-      res.once('finish', () => setTimeout(() => req.socket.destroy(), 2_000).unref());
+      closeAfterAnswer(req, res);
       throw new HttpError(413, TOO_LARGE);
     }
     yield chunk;
@@ -191,6 +199,16 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) {
         delete req.headers[h];
       }
+    }
+    const uploadToken = documentUploadToken(pathname);
+    if (uploadToken !== undefined) {
+      // Streamed straight to storage, before Astro (document-upload.ts).
+      void answerDocumentUpload(req, uploadToken, secure).then(({ status, body, headers }) => {
+        for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
+        if (!req.complete) closeAfterAnswer(req, res);
+        sendJson(res, status, body);
+      });
+      return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const limit = bodyLimitFor(pathname);
