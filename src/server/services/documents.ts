@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Transform, pipeline, type Readable } from 'node:stream';
-import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { LIMITS } from '#shared/constants.ts';
 import type { DocumentUploadResult, DocumentUploadSlot } from '#shared/responses.ts';
@@ -118,7 +118,7 @@ async function claimUpload(db: Db, token: string, userId: string): Promise<Uploa
   const [claimed] = await db
     .update(uploads)
     .set({ expiresAt: null })
-    .where(and(mine, isNull(uploads.completedAt), isNotNull(uploads.expiresAt), sql`${uploads.expiresAt} > ${now()}`))
+    .where(and(mine, isNull(uploads.completedAt), gt(uploads.expiresAt, now())))
     .returning();
   if (claimed) return claimed;
   const [row] = await db.select().from(uploads).where(mine);

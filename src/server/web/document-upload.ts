@@ -59,7 +59,7 @@ export async function answerDocumentUpload(req: http.IncomingMessage, token: str
     const body = new PassThrough();
     req.pipe(body);
     req.once('close', () => {
-      if (!req.complete) body.destroy(new Error('The upload was interrupted'));
+      if (!req.complete) body.destroy(new HttpError(400, 'The upload was interrupted'));
     });
     const result = await receiveDocumentUpload(await getDb(), token, body, {
       userId: admin.id,
