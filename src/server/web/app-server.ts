@@ -111,11 +111,11 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.end(text);
 }
 
-/** Bodies are capped while they stream in: 1 MB for JSON calls, more only where files arrive. */
-const BODY_LIMITS: [prefix: string, bytes: number][] = [
-  ['/api/documents/upload', 52 * 1024 * 1024],
-  ['/api/upload/', 6 * 1024 * 1024],
-];
+/**
+ * Bodies are capped while they stream in: 1 MB for JSON calls, more only where files arrive. A
+ * document's PDF never reaches this: it is streamed to storage with its own limit (document-upload.ts).
+ */
+const BODY_LIMITS: [prefix: string, bytes: number][] = [['/api/upload/', 6 * 1024 * 1024]];
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const TOO_LARGE = 'Request body is too large';
 
