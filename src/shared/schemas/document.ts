@@ -62,8 +62,8 @@ export function cleanFileName(raw: string | null | undefined, fallback = 'docume
     .replace(UNSAFE_NAME_CHARS, '')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/^[.\s]+/, '');
-  name = name.replace(/\.pdf$/i, '').replace(/[.\s]+$/, '');
+    .replace(/\.pdf$/i, '')
+    .replace(/^[.\s]+|[.\s]+$/g, '');
   if (!name) name = fallback.replace(UNSAFE_NAME_CHARS, '').trim() || 'document';
   return `${name.slice(0, DOCUMENT_FILE_NAME_MAX - 4)}.pdf`;
 }
