@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { HttpError } from '../http';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits';
+import { answerDocumentUpload, documentUploadToken } from './document-upload';
 import { installFastLane, type LaneResponse } from './fast-lane';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
 import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
@@ -123,9 +124,11 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.end(text);
 }
 
-/** Bodies are capped while they stream in: 1 MB for JSON calls, more only where files arrive. */
+/**
+ * Bodies are capped while they stream in: 1 MB for JSON calls, more only where files arrive. A
+ * document's PDF never reaches this: it is streamed to storage with its own limit (document-upload.ts).
+ */
 const BODY_LIMITS: [prefix: string, bytes: number, message?: string][] = [
-  ['/api/documents/upload', 52 * 1024 * 1024],
   // 5 MB images (SPEC 5) and their multipart framing; the image's own size is checked exactly later.
   ['/api/upload/', 6 * 1024 * 1024, 'File is too large. Maximum size is 5MB.'],
 ];
@@ -135,6 +138,16 @@ const TOO_LARGE = 'Request body is too large';
 function bodyLimitFor(pathname: string): { bytes: number; message: string } {
   const found = BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix));
   return { bytes: found?.[1] ?? DEFAULT_BODY_LIMIT, message: found?.[2] ?? TOO_LARGE };
+}
+
+/**
+ * For an answer sent before the body was read to its end. node:http reads and drops the rest of
+ * the body after the answer: give the answer two seconds to reach the client, then close, so an
+ * endless body is not read for ever.
+ */
+function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (!res.headersSent) res.setHeader('connection', 'close');
+  res.once('finish', () => setTimeout(() => req.socket.destroy(), 2_000).unref());
 }
 
 /**
@@ -151,10 +164,7 @@ async function* limitedBody(
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     received += chunk.length;
     if (received > limit.bytes) {
-      if (!res.headersSent) res.setHeader('connection', 'close');
-      // node:http reads and drops the rest of the body after the answer: give the answer two
-      // seconds to reach the client, then close, so an endless body is not read for ever.
-      res.once('finish', () => setTimeout(() => req.socket.destroy(), 2_000).unref());
+      closeAfterAnswer(req, res);
       throw new HttpError(413, limit.message);
     }
     yield chunk;
@@ -218,6 +228,16 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) {
         delete req.headers[h];
       }
+    }
+    const uploadToken = documentUploadToken(pathname);
+    if (uploadToken !== undefined) {
+      // Streamed straight to storage, before Astro (document-upload.ts).
+      void answerDocumentUpload(req, uploadToken, secure).then(({ status, body, headers }) => {
+        for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
+        if (!req.complete) closeAfterAnswer(req, res);
+        sendJson(res, status, body);
+      });
+      return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const limit = bodyLimitFor(pathname);
