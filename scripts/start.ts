@@ -11,6 +11,7 @@ import { env } from '#server/env.ts';
 import { log } from '#server/log.ts';
 import { projectRoot } from '#server/paths.ts';
 import { uploadsDir } from '#server/storage/local-disk.ts';
+import { servableUpload } from '#server/services/documents.ts';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
 import { liveSite } from '#server/web/live-site.ts';
 import { buildServer, bundleIsCurrent } from './build';
@@ -41,7 +42,8 @@ async function main(): Promise<void> {
     site: liveSite,
     trustProxy: e.TRUST_PROXY,
     // With Vercel Blob, image and document URLs point at Blob; only local files are served here.
-    uploads: e.BLOB_READ_WRITE_TOKEN ? undefined : { root: uploadsDir() },
+    // An inactive or deleted document's PDF is not served (images need no database look-up).
+    uploads: e.BLOB_READ_WRITE_TOKEN ? undefined : { root: uploadsDir(), guard: servableUpload },
   });
   // Longer than the idle timeouts of common proxies and load balancers (60 s), so they close first.
   server.keepAliveTimeout = 65_000;

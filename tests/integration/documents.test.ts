@@ -11,7 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, documents, uploads } from '#server/db/schema/index.ts';
 import { resetEnvCache } from '#server/env.ts';
-import { isServableDocument } from '#server/services/documents.ts';
+import { isServableDocument, servableUpload } from '#server/services/documents.ts';
 import { uploadsDir } from '#server/storage/local-disk.ts';
 import { resetStorage } from '#server/storage/storage.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   delete process.env.BLOB_READ_WRITE_TOKEN;
   resetEnvCache();
   resetStorage();
-  t = await startAdminContext();
+  t = await startAdminContext({ uploads: { root: uploadsDir(), guard: servableUpload } });
 }, 180_000);
 afterAll(async () => {
   await t?.s.close();
@@ -447,6 +447,13 @@ describe('[API][DOCUMENTS] records', () => {
 
     expect(await ids()).toContain(doc.id);
     expect(await isServableDocument(key)).toBe(true);
+    // Served at its URL while active, revalidated by caches (it can be deactivated).
+    const served = await t.s.request(`/uploads/${key}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('application/pdf');
+    expect(served.headers.get('cache-control')).toBe('no-cache');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    await served.arrayBuffer();
 
     const off = await t.as(t.admin, 'PUT', `/api/documents/${doc.id}`, { ...meta, title: 'Round Trip 2', isActive: false, version: 1 });
     expect(off.status).toBe(200);
@@ -454,6 +461,7 @@ describe('[API][DOCUMENTS] records', () => {
     expect(await ids()).not.toContain(doc.id);
     expect(await ids(t.admin)).toContain(doc.id);
     expect(await isServableDocument(key)).toBe(false);
+    expect((await t.s.request(`/uploads/${key}`)).status).toBe(404);
 
     const stale = await t.as(t.admin, 'PUT', `/api/documents/${doc.id}`, { title: 'Lost', version: 1 });
     expect(stale.status).toBe(409);

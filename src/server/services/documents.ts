@@ -251,6 +251,11 @@ export async function deleteDocument(db: Db, id: number, actor: Actor): Promise<
  * Whether the stored file `key` may be served: only the file of an active document. An inactive
  * or deleted document's file, and an upload no document uses, are not downloadable.
  */
+/** The `/uploads` veto (app-server `uploads.guard`): images always, documents only while active. */
+export function servableUpload(key: string): boolean | Promise<boolean> {
+  return !key.startsWith('documents/') || isServableDocument(key);
+}
+
 export async function isServableDocument(key: string): Promise<boolean> {
   if (!key.startsWith('documents/')) return false;
   const db = await getDb();

@@ -75,7 +75,8 @@ export async function serveUpload(
     if (!stat.isFile()) return sendJson(res, 404, 'Not found');
     const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
     res.setHeader('etag', etag);
-    res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+    // A document can be deactivated: caches revalidate (304 while it is still served). Images are immutable.
+    res.setHeader('cache-control', key.startsWith('documents/') ? 'no-cache' : 'public, max-age=31536000, immutable');
     if (type === 'image/svg+xml') res.setHeader('content-security-policy', SVG_CSP);
     else if (type === 'application/pdf') res.setHeader('content-disposition', 'inline');
     else res.setHeader('content-security-policy', API_CSP);

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailOutbox, publishJobs } from '#server/db/schema/index.ts';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+}, 180_000);
+afterAll(async () => {
+  await server?.close().catch(() => {});
+});
+
+describe('[OPS][HEALTH] health checks for a load balancer', { timeout: 60_000 }, () => {
+  it('GET /healthz: 200 while the process answers, never cached, nothing about the build', async () => {
+    const res = await server.request('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz: 200 with the checks; the oldest unsent mail is reported; no versions or secrets', async () => {
+    const res = await server.request('/readyz');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { status: string; checks: Record<string, unknown> };
+    expect(body).toMatchObject({
+      status: 'ready',
+      checks: { database: 'ok', publisher: 'ok', oldestUnsentMailSeconds: null, disk: { ok: true } },
+    });
+    expect(JSON.stringify(body)).not.toMatch(/version|postgres:\/\/|secret|password|\d+\.\d+\.\d+/i);
+
+    await server.db.insert(mailOutbox).values({
+      kind: 'test',
+      toAddress: 'owner@example.com',
+      subject: 's',
+      textBody: 't',
+      createdAt: new Date(Date.now() - 120_000),
+    });
+    const later = (await (await server.request('/readyz')).json()) as { checks: { oldestUnsentMailSeconds: number } };
+    expect(later.checks.oldestUnsentMailSeconds).toBeGreaterThanOrEqual(119);
+  });
+
+  it('503 once the last publish failed (the last good site still serves), 200 again after a success', async () => {
+    const now = new Date();
+    await server.db
+      .insert(publishJobs)
+      .values({ status: 'failed', mode: 'local', reason: 'test', requestedAt: now, finishedAt: now, error: 'render failed' });
+    const res = await server.request('/readyz');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'unavailable', checks: { database: 'ok', publisher: 'failed' } });
+    const after = new Date(now.getTime() + 1000);
+    await server.db
+      .insert(publishJobs)
+      .values({ status: 'succeeded', mode: 'local', reason: 'test', requestedAt: after, finishedAt: after });
+    expect((await server.request('/readyz')).status).toBe(200);
+  });
+
+  it('503 within about a second when the database is gone; /healthz still 200', async () => {
+    await server.handle.close();
+    const started = Date.now();
+    const res = await server.request('/readyz');
+    expect(res.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(await res.json()).toMatchObject({ status: 'unavailable', checks: { database: 'unavailable', publisher: 'unknown' } });
+    expect((await server.request('/healthz')).status).toBe(200);
+  });
+});
