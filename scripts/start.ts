@@ -41,6 +41,8 @@ async function main(): Promise<void> {
     astro: handler,
     site: liveSite,
     trustProxy: e.TRUST_PROXY,
+    fastLane: e.FAST_LANE,
+    accessLog: e.ACCESS_LOG,
     // With Vercel Blob, image and document URLs point at Blob; only local files are served here.
     // An inactive or deleted document's PDF is not served (images need no database look-up).
     uploads: e.BLOB_READ_WRITE_TOKEN ? undefined : { root: uploadsDir(), guard: servableUpload },

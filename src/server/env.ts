@@ -35,6 +35,13 @@ const envSchema = z.object({
   MICROSOFT_CLIENT_ID: z.string().optional(),
   MICROSOFT_CLIENT_SECRET: z.string().optional(),
   MICROSOFT_TENANT_ID: z.string().optional(),
+  /** Answer simple static requests before node:http (src/server/web/fast-lane.ts); `false` turns it off. */
+  FAST_LANE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
+  /** Also log plain static requests (pages and assets), one JSON line each. */
+  ACCESS_LOG: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 export type Env = z.infer<typeof envSchema>;

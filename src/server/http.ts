@@ -56,7 +56,7 @@ function databaseUnavailable(err: unknown): boolean {
   return UNAVAILABLE.test(errorCode(err) ?? '');
 }
 
-export function errorResponse(err: unknown, path: string): Response {
+export function errorResponse(err: unknown, path: string, id?: string | null): Response {
   if (err instanceof HttpError) return json({ message: err.message }, { status: err.status, headers: err.headers });
   if (err instanceof z.ZodError) return json({ message: zodMessage(err), issues: err.issues }, { status: 400 });
   const pgCode = errorCode(err);
@@ -64,13 +64,13 @@ export function errorResponse(err: unknown, path: string): Response {
   // Check violation, bad text representation, not null, NUL or untranslatable character.
   if (['23514', '22P02', '23502', '22021', '22P05'].includes(pgCode ?? '')) return json({ message: 'Invalid request' }, { status: 400 });
   if (databaseUnavailable(err)) {
-    log.warn('database unavailable', { path, code: errorCode(err) });
+    log.warn('database unavailable', { id, path, dbCode: errorCode(err) });
     return json(
       { message: 'The service is briefly unavailable. Please try again in a minute.' },
       { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) } },
     );
   }
-  log.error('unhandled error', { path, err });
+  log.error('unhandled error', { id, path, err });
   return json({ message: 'Internal server error' }, { status: 500 });
 }
 
@@ -80,7 +80,7 @@ export function defineHandler(handle: (ctx: APIContext) => Promise<Response> | R
     try {
       return await handle(ctx);
     } catch (err) {
-      return errorResponse(err, ctx.url.pathname);
+      return errorResponse(err, ctx.url.pathname, ctx.request.headers.get('x-request-id'));
     }
   };
 }

@@ -38,10 +38,9 @@ describe('errorResponse', () => {
     const b = errorResponse(parsed.error, '/x');
     expect(b.status).toBe(400);
     expect((await b.json()).message).toBe('Name must be at least 2 characters');
-    const orig = console.error;
-    console.error = () => {};
+    const quiet = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const c = errorResponse(new Error('boom'), '/x');
-    console.error = orig;
+    quiet.mockRestore();
     expect(c.status).toBe(500);
     expect(await c.json()).toEqual({ message: 'Internal server error' });
   });
@@ -86,7 +85,10 @@ describe('[SECURITY] database outages and logs', () => {
 
   it('a failed query is logged without its parameters, which may be a visitor’s personal data', () => {
     const lines: string[] = [];
-    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void lines.push(line));
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((line: string | Uint8Array) => {
+      lines.push(String(line));
+      return true;
+    });
     try {
       const err = new Error(
         'Failed query: insert into "contact_submission" ("name", "email") values ($1, $2)\nparams: Jane Roe,jane@example.com',

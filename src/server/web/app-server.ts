@@ -1,5 +1,7 @@
 import http from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { HttpError } from '../http';
+import { log } from '../log';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits';
 import { answerDocumentUpload, documentUploadToken } from './document-upload';
 import { installFastLane, type LaneResponse } from './fast-lane';
@@ -35,6 +37,11 @@ export interface AppServerOptions {
   trustProxy?: boolean;
   /** Answer simple static requests before node:http (fast-lane.ts). On unless false (tests compare both). */
   fastLane?: boolean;
+  /**
+   * ACCESS_LOG: also log plain static requests (pages, assets), which are otherwise not logged;
+   * every other request always gets one JSON line.
+   */
+  accessLog?: boolean;
   /** Open-connection caps (connection-limits.ts); by default from the open-file limit. */
   connectionLimits?: ConnectionLimits;
   /**
@@ -50,6 +57,28 @@ export interface AppServerOptions {
 
 function bodyFor(file: StaticFile, encoding: Encoding): Buffer {
   return encoding === 'br' ? file.br! : encoding === 'gzip' ? file.gz! : file.body;
+}
+
+/** A proxy's request id is kept when it is a plain token (it ties our line to the proxy's). */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
+
+/**
+ * Gives the request an id (the trusted proxy's X-Request-Id, or a new one), returns it in the
+ * answer, hands it to Astro's error log, and logs one JSON line when the answer is done: method,
+ * path (never the query string, which can carry personal data), status and duration.
+ */
+function trackRequest(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, trustProxy: boolean): void {
+  const forwarded = trustProxy ? single(req.headers['x-request-id']) : undefined;
+  const id = forwarded && REQUEST_ID.test(forwarded) ? forwarded : randomBytes(8).toString('hex');
+  req.headers['x-request-id'] = id;
+  res.setHeader('x-request-id', id);
+  const started = performance.now();
+  const done = () => {
+    const fields = { id, method: req.method, path: pathname, status: res.statusCode, ms: Math.round(performance.now() - started) };
+    if (res.statusCode >= 500) log.warn('request', fields);
+    else log.info('request', fields);
+  };
+  res.once('finish', done);
 }
 
 /** `/404`, `/insights/404.html`…: not-found pages are served only as answers, with status 404. */
@@ -193,16 +222,18 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     }
     const pathname = pathOf(target);
     const secure = isSecure(req.headers['x-forwarded-proto']);
+    const file = staticFileFor(opts.site(), pathname);
+    const isStaticRead = file !== undefined && (req.method === 'GET' || req.method === 'HEAD');
+    if (!isStaticRead || opts.accessLog) trackRequest(req, res, pathname, Boolean(opts.trustProxy));
     if (opts.uploads && pathname.startsWith(UPLOADS_PREFIX)) {
       serveUpload(req, res, pathname, { ...opts.uploads, secure }).catch((err) => {
-        console.error('upload read failed', err);
+        log.error('upload read failed', { id: req.headers['x-request-id'], path: pathname, err });
         if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
         else res.destroy();
       });
       return;
     }
-    const file = staticFileFor(opts.site(), pathname);
-    if (file && (req.method === 'GET' || req.method === 'HEAD')) return sendStatic(req, res, file, secure);
+    if (isStaticRead) return sendStatic(req, res, file, secure);
 
     for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
     res.setHeader('content-security-policy', file || isApiPath(pathname) ? API_CSP : htmlCsp([]));
@@ -249,7 +280,7 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
     }
     opts.astro(req, res, notFound).catch((err) => {
-      console.error('request failed', err);
+      log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
       if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
       else res.end();
     });
@@ -261,6 +292,7 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       const file = staticFileFor(opts.site(), pathOf(req.target));
       if (!file) return undefined;
       const { encoding, current } = variantFor(file, req.headers['if-none-match'], req.headers['accept-encoding']);
+      if (opts.accessLog) log.info('request', { method: req.method, path: pathOf(req.target), status: current ? 304 : 200, lane: true });
       if (current) return { head: file.head304[encoding]! };
       return { head: file.head[encoding]![isSecure(req.headers['x-forwarded-proto']) ? 1 : 0], body: bodyFor(file, encoding) };
     });

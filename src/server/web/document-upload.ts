@@ -68,7 +68,8 @@ export async function answerDocumentUpload(req: http.IncomingMessage, token: str
     return { status: 200, body: result };
   } catch (err) {
     req.unpipe();
-    const res = errorResponse(err, url.pathname);
+    const id = req.headers['x-request-id'];
+    const res = errorResponse(err, url.pathname, typeof id === 'string' ? id : undefined);
     const headers: Record<string, string> = {};
     res.headers.forEach((value, name) => {
       if (name !== 'content-type' && name !== 'cache-control') headers[name] = value;
