@@ -16,6 +16,7 @@ import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
 import { liveSite } from '#server/web/live-site.ts';
 import { buildServer, bundleIsCurrent } from './build';
 import { stopWithParent } from './parent-watch';
+import { drainAndClose } from './shutdown';
 import { startPublisher } from '#server/publish/publisher.ts';
 import { startMailWorker } from '#server/mail/worker.ts';
 
@@ -63,13 +64,15 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Requests in flight get 8 s; the whole stop is bounded at 15 s.
+    const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
-    server.close();
-    server.closeIdleConnections?.();
-    await mailWorker.stop().catch((err: unknown) => log.error('stopping the mail worker failed', { err }));
-    await publisher.stop().catch((err) => log.error('stopping the publisher failed', { err }));
-    await closeDb().catch((err) => log.error('closing the database failed', { err }));
+    await drainAndClose(server, [
+      { name: 'stopping the mail worker', run: () => mailWorker.stop() },
+      { name: 'stopping the publisher', run: () => publisher.stop() },
+      { name: 'closing the database', run: () => closeDb() },
+    ]);
+    log.info('stopped', { signal });
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
