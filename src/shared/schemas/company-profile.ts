@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { EMAIL_PATTERN } from '../contact-rules';
+import { LIMITS, MARKETING_FIGURES } from '../constants';
+import { optionalText, patchSchema, requiredText } from './fields';
+
+/*
+ * The business's own identity (edited in the back office's Company tab, read by every public
+ * page, the footer, the privacy page and the JSON-LD). A value not set yet is left out of the
+ * pages, never shown as a placeholder.
+ */
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const optionalDate = (message: string) =>
+  z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || (ISO_DATE.test(v) && !Number.isNaN(Date.parse(v))), message);
+
+/** SAM.gov Unique Entity ID: 12 characters, letters (no I or O) and digits. */
+export const UEI_PATTERN = /^[A-HJ-NP-Z0-9]{12}$/;
+/** CAGE code: 5 characters, letters (no I or O) and digits. */
+export const CAGE_PATTERN = /^[A-HJ-NP-Z0-9]{5}$/;
+
+const upperOptional = (pattern: RegExp, message: string) =>
+  z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v.toUpperCase() : null))
+    .refine((v) => v === null || pattern.test(v), message);
+
+const list = <T extends z.ZodType>(item: T, max: number, what: string) => z.array(item).max(max, `At most ${max} ${what}`).default([]);
+
+export const certificationSchema = z.object({
+  name: requiredText('Certification name is required', 120),
+  /** A certificate or registration number, if any. */
+  identifier: optionalText(120),
+  /** yyyy-mm-dd; the back office warns as the date nears. */
+  expiresOn: optionalDate('Expiry date must be a date (YYYY-MM-DD)'),
+});
+
+export const naicsCodeSchema = z.object({
+  code: z
+    .string({ error: 'NAICS code must be 6 digits' })
+    .trim()
+    .regex(/^\d{6}$/, 'NAICS code must be 6 digits'),
+  title: requiredText('NAICS title is required', 200),
+  /** What manufacturer partners supply under this code (the partners page). */
+  partnerSupply: optionalText(200),
+});
+
+/** The marketing figures of SPEC 9, each editable (keys fixed: the pages place them). */
+export const figuresSchema = z.object(
+  Object.fromEntries(Object.keys(MARKETING_FIGURES).map((k) => [k, optionalText(20)])) as Record<
+    keyof typeof MARKETING_FIGURES,
+    ReturnType<typeof optionalText>
+  >,
+);
+
+export const companyProfileSchema = z.object({
+  legalName: requiredText('Legal name is required', 200),
+  shortName: requiredText('Short name is required', 60),
+  tagline: optionalText(300),
+  description: optionalText(LIMITS.mediumText),
+  uei: upperOptional(UEI_PATTERN, 'UEI must be 12 letters and digits (SAM.gov Unique Entity ID)'),
+  cageCode: upperOptional(CAGE_PATTERN, 'CAGE code must be 5 letters and digits'),
+  /** E.g. 'Woman-Owned Small Business (WOSB)'. */
+  setAside: optionalText(200),
+  samActive: z.boolean().default(false),
+  samExpiresOn: optionalDate('SAM expiry date must be a date (YYYY-MM-DD)'),
+  certifications: list(certificationSchema, 20, 'certifications'),
+  procurementTypes: list(requiredText('Procurement type is required', 200), 20, 'procurement types'),
+  naicsCodes: list(naicsCodeSchema, 30, 'NAICS codes'),
+  procurementEmail: z
+    .string()
+    .trim()
+    .max(254, 'Procurement e-mail must be a valid email address')
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || EMAIL_PATTERN.test(v), 'Procurement e-mail must be a valid email address'),
+  complianceStatements: list(requiredText('Statement is required', 300), 20, 'compliance statements'),
+  figures: figuresSchema.prefault({}),
+});
+export type CompanyProfileInput = z.input<typeof companyProfileSchema>;
+export type CompanyProfileValues = z.output<typeof companyProfileSchema>;
+
+/** PATCH /api/admin/company-profile: any subset, with the version the edit was based on. */
+export const companyProfilePatchSchema = patchSchema(companyProfileSchema);
