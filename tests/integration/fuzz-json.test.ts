@@ -124,6 +124,10 @@ const ENDPOINTS: [method: string, path: string, signedIn: boolean][] = [
   ['POST', '/api/contact-submissions/1/respond', true],
   ['POST', '/api/user/change-password', true],
   ['POST', '/api/auth/2fa/enable', true],
+  ['PATCH', '/api/admin/company-profile', true],
+  ['POST', '/api/documents', true],
+  ['PUT', '/api/documents/1', true],
+  ['DELETE', '/api/upload/image', true],
 ];
 
 let tried = 0;

@@ -4,6 +4,7 @@ import type { ContentSection } from '#shared/constants.ts';
 import { generatePassword } from '../auth/password';
 import { env } from '../env';
 import { log } from '../log';
+import { ensureCompanyProfile } from '../services/company-profile';
 import { countAdmins, createUser } from '../services/users';
 import type { Db } from './client';
 import { appMeta, contactInfo, contentBlocks, emailTemplates, features, headerContent, headerCta, services } from './schema';
@@ -28,6 +29,8 @@ async function hasBlock(db: Db, section: ContentSection) {
  */
 export async function seed(db: Db, opts: { onlyOnce?: boolean } = {}): Promise<SeedResult> {
   const result: SeedResult = { inserted: [] };
+  // Before the once-only check: an install seeded before the profile existed gets it too.
+  if (await ensureCompanyProfile(db)) result.inserted.push('company_profile');
   if (opts.onlyOnce) {
     const [mark] = await db.select().from(appMeta).where(eq(appMeta.key, SEEDED_KEY));
     if (mark) {

@@ -51,12 +51,17 @@ export const naicsCodeSchema = z.object({
   partnerSupply: optionalText(200),
 });
 
+/** One figure: absent leaves it as stored, empty clears it (the page then leaves it out). */
+const figure = z
+  .string()
+  .trim()
+  .max(20, 'Must be at most 20 characters')
+  .nullish()
+  .transform((v) => (v === undefined ? undefined : v ? v : null));
+
 /** The marketing figures of SPEC 9, each editable (keys fixed: the pages place them). */
 export const figuresSchema = z.object(
-  Object.fromEntries(Object.keys(MARKETING_FIGURES).map((k) => [k, optionalText(20)])) as Record<
-    keyof typeof MARKETING_FIGURES,
-    ReturnType<typeof optionalText>
-  >,
+  Object.fromEntries(Object.keys(MARKETING_FIGURES).map((k) => [k, figure])) as Record<keyof typeof MARKETING_FIGURES, typeof figure>,
 );
 
 export const companyProfileSchema = z.object({

@@ -6,3 +6,4 @@ export * from './documents';
 export * from './uploads';
 export * from './leads';
 export * from './system';
+export * from './company';
