@@ -3,6 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentBlocks, emailTemplates, features, headerCta, insights, services, users } from '#server/db/schema/index.ts';
 import { seed } from '#server/db/seed.ts';
+import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
 import type { DbHandle } from '#server/db/client.ts';
 import { openTestDatabase } from './helpers/db';
 
@@ -29,6 +30,7 @@ describe('[DB] seed', () => {
     expect(await rows(features)).toBe(6);
     expect(await rows(services)).toBe(3);
     expect(await rows(emailTemplates)).toBe(2);
+    expect(await rows(insights)).toBe(3);
     const [admin] = await h.db.select().from(users).where(eq(users.username, 'owner'));
     expect(admin?.role).toBe('admin');
   });
@@ -48,6 +50,19 @@ describe('[DB] seed', () => {
     expect(await rows(services)).toBe(2);
     expect((await seed(h.db)).inserted).toEqual(['service:Supplier Management & Sourcing']);
     expect(await rows(services)).toBe(3);
+  });
+
+  it('the starting articles are keyed by slug: an edited one is kept, a deleted one comes back only with db:seed', async () => {
+    const [edited, deleted] = STARTING_INSIGHTS;
+    await h.db.update(insights).set({ title: 'Edited by an administrator', isPublished: false }).where(eq(insights.slug, edited!.slug));
+    await h.db.delete(insights).where(eq(insights.slug, deleted!.slug));
+    expect((await seed(h.db, { onlyOnce: true })).inserted).toEqual([]);
+    expect((await seed(h.db)).inserted).toEqual([`insight:${deleted!.slug}`]);
+    const [kept] = await h.db.select().from(insights).where(eq(insights.slug, edited!.slug));
+    expect(kept).toMatchObject({ title: 'Edited by an administrator', isPublished: false });
+    const [back] = await h.db.select().from(insights).where(eq(insights.slug, deleted!.slug));
+    expect(back).toMatchObject({ title: deleted!.title, isPublished: true, publicationDate: new Date(deleted!.publicationDate) });
+    expect(await rows(insights)).toBe(3);
   });
 });
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents, insights } from '#server/db/schema/index.ts';
+import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
 import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
+import { FEATURED_INSIGHT_LINKS } from '#shared/site-config.ts';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;
@@ -77,11 +79,22 @@ describe('[API][PUBLIC] lists', () => {
     expect(body[0]).toMatchObject({ title: 'Procurement Strategy Development', displayOrder: 0, isActive: true });
   });
 
-  it('insights: published only', async () => {
+  it('insights: published only, newest first (the starting articles included)', async () => {
     const body = await (await s.request('/api/insights')).json();
-    expect(body.map((i: { slug: string }) => i.slug)).toEqual(['published-one']);
+    expect(body.map((i: { slug: string }) => i.slug)).toEqual(['published-one', ...STARTING_INSIGHTS.map((i) => i.slug)]);
     expect(body[0].publicationDate).toBe('2026-01-02T00:00:00.000Z');
     expect(body[0].tags).toEqual([]);
+  });
+
+  it('insights: the seed published one article for each fixed link card on /insights', async () => {
+    const body: { slug: string; title: string; isPublished: boolean; featuredImage: string | null; readMinutes: number }[] = await (
+      await s.request('/api/insights')
+    ).json();
+    for (const link of FEATURED_INSIGHT_LINKS) {
+      const article = body.find((i) => i.slug === link.slug);
+      const expected = STARTING_INSIGHTS.find((i) => i.slug === link.slug)!;
+      expect(article).toMatchObject({ title: expected.title, isPublished: true, featuredImage: null, readMinutes: expected.readMinutes });
+    }
   });
 
   it('documents: active only', async () => {

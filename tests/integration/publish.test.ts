@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headerContent, insights, publishJobs } from '#server/db/schema/index.ts';
 import { listJobs } from '#server/publish/jobs.ts';
 import { requestPublish, startPublisher, type Publisher, type PublisherOptions } from '#server/publish/publisher.ts';
+import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
 import { createUser } from '#server/services/users.ts';
+import { FEATURED_INSIGHT_LINKS } from '#shared/site-config.ts';
 import { liveRelease, liveSite } from '#server/web/live-site.ts';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 
@@ -55,6 +57,21 @@ async function home(): Promise<string> {
   return res.text();
 }
 
+async function page(p: string): Promise<string> {
+  const res = await server.request(p);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+/** The href of the link card whose title is exactly `title` (the featured card's longer title does not match). */
+function cardHref(html: string, title: string): string | undefined {
+  for (const chunk of html.split('<a href="').slice(1)) {
+    const anchor = chunk.slice(0, chunk.indexOf('</a>'));
+    if (new RegExp(`>\\s*${title}\\s*<`).test(anchor)) return chunk.slice(0, chunk.indexOf('"'));
+  }
+  return undefined;
+}
+
 beforeAll(async () => {
   server = await startTestServer({ site: liveSite });
   cookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
@@ -75,6 +92,36 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     expect(s).toMatchObject({ state: 'idle', lastError: null });
     expect(s.lastPublishedAt).not.toBeNull();
     expect(await home()).toContain('<h1');
+  });
+
+  it('the starting articles are live: each fixed card on /insights opens its published article', async () => {
+    const list = await page('/insights');
+    for (const link of FEATURED_INSIGHT_LINKS) {
+      expect(cardHref(list, link.title)).toBe(`/insights/${link.slug}`);
+      const article = await page(`/insights/${link.slug}`);
+      expect(article).toContain(STARTING_INSIGHTS.find((i) => i.slug === link.slug)!.title);
+    }
+  });
+
+  it("an unpublished article's card falls back to its fallback link after the publish", async () => {
+    const [link] = FEATURED_INSIGHT_LINKS;
+    const starting = STARTING_INSIGHTS.find((i) => i.slug === link.slug)!;
+    const setPublished = async (on: boolean) => {
+      await server.db
+        .update(insights)
+        .set({ isPublished: on, publicationDate: on ? new Date(starting.publicationDate) : null })
+        .where(eq(insights.slug, link.slug));
+      await requestPublish('insight');
+      await settled();
+    };
+    await setPublished(false);
+    try {
+      expect(cardHref(await page('/insights'), link.title)).toBe(link.fallback);
+      expect((await server.request(`/insights/${link.slug}`)).status).toBe(404);
+    } finally {
+      await setPublished(true);
+    }
+    expect(cardHref(await page('/insights'), link.title)).toBe(`/insights/${link.slug}`);
   });
 
   it('a content change is served within the bound', async () => {

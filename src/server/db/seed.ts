@@ -7,7 +7,8 @@ import { log } from '../log';
 import { ensureCompanyProfile } from '../services/company-profile';
 import { countAdmins, createUser } from '../services/users';
 import type { Db } from './client';
-import { appMeta, contactInfo, contentBlocks, emailTemplates, features, headerContent, headerCta, services } from './schema';
+import { appMeta, contactInfo, contentBlocks, emailTemplates, features, headerContent, headerCta, insights, services } from './schema';
+import { STARTING_INSIGHTS } from './starting-insights';
 
 export interface SeedResult {
   inserted: string[];
@@ -85,6 +86,14 @@ export async function seed(db: Db, opts: { onlyOnce?: boolean } = {}): Promise<S
     if (row) continue;
     await db.insert(services).values({ ...s, displayOrder: i, isActive: true });
     result.inserted.push(`service:${s.title}`);
+  }
+
+  // Keyed by slug: an insight an administrator has written or edited under that slug is kept.
+  for (const article of STARTING_INSIGHTS) {
+    const [row] = await db.select({ id: insights.id }).from(insights).where(eq(insights.slug, article.slug)).limit(1);
+    if (row) continue;
+    await db.insert(insights).values({ ...article, publicationDate: new Date(article.publicationDate) });
+    result.inserted.push(`insight:${article.slug}`);
   }
 
   const [info] = await db.select({ id: contactInfo.id }).from(contactInfo).limit(1);
