@@ -4,6 +4,7 @@ import { Input } from '#components/ui/input.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { LIMITS } from '#shared/constants.ts';
 import { NetworkError, deleteUploadedImage, isUploadedImage, uploadImage, type ImageUploadResult, type XhrAnswer } from '../api/upload';
+import { ProgressBar } from './progress-bar';
 
 /**
  * The image picker of every editor (SPEC 2.16): drop zone, 'Select Image', 'or paste a URL' with
@@ -344,18 +345,7 @@ export function ImagePicker({
         />
       </div>
 
-      {busy && (
-        <div
-          role="progressbar"
-          aria-label={`Uploading ${label.toLowerCase()}`}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={progress}
-          className="h-2 w-full overflow-hidden rounded-full bg-slate-200"
-        >
-          <div className="h-full bg-brand-700 transition-[width]" style={{ width: `${progress}%` }} />
-        </div>
-      )}
+      {busy && <ProgressBar value={progress} label={`Uploading ${label.toLowerCase()}`} />}
 
       <div>
         <label htmlFor={`${id}-url`} className="mb-1 block text-sm text-ink">
