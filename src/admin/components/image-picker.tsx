@@ -150,6 +150,7 @@ export function ImagePicker({
   const toast = useToast();
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
+  const selectButton = useRef<HTMLButtonElement>(null);
   const altInput = useRef<HTMLInputElement>(null);
   const [pasted, setPasted] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
@@ -247,6 +248,8 @@ export function ImagePicker({
     const previous = url;
     onUrlChange('');
     onAltChange?.('');
+    // The remove button is gone: keep the keyboard user in the picker.
+    selectButton.current?.focus();
     if (!isUploadedImage(previous)) return;
     // SPEC 4: the image is cleared here even when the server keeps the file.
     try {
@@ -270,10 +273,10 @@ export function ImagePicker({
   };
 
   const preview = pending ?? url;
-  const describedBy = [description && `${id}-desc`, `${id}-error`].filter(Boolean).join(' ');
+  const describedBy = [description && `${id}-desc`, formError && `${id}-form-error`, `${id}-error`].filter(Boolean).join(' ');
 
   return (
-    <fieldset className="min-w-0 space-y-3" aria-describedby={describedBy} aria-invalid={formError ? true : undefined}>
+    <fieldset className="min-w-0 space-y-3" aria-describedby={describedBy}>
       <legend className="mb-1 text-sm font-medium text-ink">
         {label}
         {required && (
@@ -328,7 +331,7 @@ export function ImagePicker({
         className={`rounded-md border-2 border-dashed p-4 text-center text-sm ${dragging ? 'border-brand-700 bg-brand-50' : 'border-slate-400'}`}
       >
         <p className="text-muted">{preview ? 'Drop another image here to replace it, or' : 'Drag and drop an image here, or'}</p>
-        <Button size="sm" className="mt-2" onClick={() => fileInput.current?.click()} disabled={busy}>
+        <Button ref={selectButton} size="sm" className="mt-2" onClick={() => fileInput.current?.click()} disabled={busy}>
           Select Image
         </Button>
         <input
@@ -383,6 +386,12 @@ export function ImagePicker({
             </Button>
           ))}
         </div>
+      )}
+
+      {formError && (
+        <p id={`${id}-form-error`} className="text-sm text-danger">
+          {formError}
+        </p>
       )}
 
       <div id={`${id}-error`} role="alert" className="text-sm text-danger empty:hidden">

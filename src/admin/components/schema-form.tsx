@@ -73,16 +73,7 @@ export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, 
           const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy };
           let control_: React.ReactNode;
           if (field.kind === 'image') {
-            return (
-              <div key={field.name}>
-                <ImageFormField control={control} field={field} error={error} />
-                {error && (
-                  <p id={`${id}-error`} className="mt-1 text-sm text-danger">
-                    {error}
-                  </p>
-                )}
-              </div>
-            );
+            return <ImageFormField key={field.name} control={control} field={field} error={error} />;
           }
           if (field.kind === 'switch') {
             control_ = (

@@ -161,23 +161,20 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
             />
             {errorText(field('fontFamily'))}
           </div>
-          <div>
-            <Controller
-              control={control}
-              name="companyLogo"
-              render={({ field: f }) => (
-                <ImagePicker
-                  variant="simple"
-                  label="Company logo (optional)"
-                  description="Shown at the top of the e-mail; its alt text is the company name."
-                  url={f.value ?? ''}
-                  onUrlChange={f.onChange}
-                  error={field('companyLogo').error}
-                />
-              )}
-            />
-            {errorText(field('companyLogo'))}
-          </div>
+          <Controller
+            control={control}
+            name="companyLogo"
+            render={({ field: f }) => (
+              <ImagePicker
+                variant="simple"
+                label="Company logo (optional)"
+                description="Shown at the top of the e-mail; its alt text is the company name."
+                url={f.value ?? ''}
+                onUrlChange={f.onChange}
+                error={field('companyLogo').error}
+              />
+            )}
+          />
           <div>
             <label htmlFor={field('footerText').id} className="mb-1 block text-sm font-medium text-ink">
               Footer text
