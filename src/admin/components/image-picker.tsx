@@ -276,8 +276,8 @@ export function ImagePicker({
   const describedBy = [description && `${id}-desc`, formError && `${id}-form-error`, `${id}-error`].filter(Boolean).join(' ');
 
   return (
-    <fieldset className="min-w-0 space-y-3" aria-describedby={describedBy}>
-      <legend className="mb-1 text-sm font-medium text-ink">
+    <fieldset className="min-w-0 space-y-3 rounded-md border border-line p-3 sm:p-4" aria-describedby={describedBy}>
+      <legend className="px-1 text-sm font-medium text-ink">
         {label}
         {required && (
           <span className="text-danger" aria-hidden="true">
@@ -294,11 +294,11 @@ export function ImagePicker({
       )}
 
       {preview ? (
-        <div className="flex flex-wrap items-start gap-3">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
           <img
             src={preview}
             alt={alt ? `Preview: ${alt}` : `Preview of the ${label.toLowerCase()}`}
-            className="h-28 max-w-full rounded-md border border-line bg-surface object-contain sm:max-w-xs"
+            className="h-28 w-fit max-w-full rounded-md border border-line bg-surface object-contain sm:max-w-xs"
             onError={() => setBroken(preview)}
           />
           <div className="min-w-0 flex-1 space-y-2">
@@ -328,7 +328,7 @@ export function ImagePicker({
             void upload(e.clipboardData.files);
           }
         }}
-        className={`rounded-md border-2 border-dashed p-4 text-center text-sm ${dragging ? 'border-brand-700 bg-brand-50' : 'border-slate-400'}`}
+        className={`rounded-md border-2 border-dashed p-3 text-center text-sm ${dragging ? 'border-brand-700 bg-brand-50' : 'border-slate-400'}`}
       >
         <p className="text-muted">{preview ? 'Drop another image here to replace it, or' : 'Drag and drop an image here, or'}</p>
         <Button ref={selectButton} size="sm" className="mt-2" onClick={() => fileInput.current?.click()} disabled={busy}>
@@ -356,6 +356,7 @@ export function ImagePicker({
         </label>
         <div className="flex gap-2">
           <Input
+            className="min-w-0"
             id={`${id}-url`}
             type="url"
             inputMode="url"
@@ -365,7 +366,7 @@ export function ImagePicker({
             onKeyDown={onUrlKey}
             disabled={busy}
           />
-          <Button variant="secondary" onClick={() => void addUrl()} disabled={busy}>
+          <Button variant="secondary" className="shrink-0" onClick={() => void addUrl()} disabled={busy}>
             Add
           </Button>
         </div>
