@@ -395,7 +395,7 @@ export function ImagePicker({
         </p>
       )}
 
-      <div id={`${id}-error`} role="alert" className="text-sm text-danger empty:hidden">
+      <div id={`${id}-error`} role="alert" className="text-sm text-danger empty:absolute">
         {error}
       </div>
 

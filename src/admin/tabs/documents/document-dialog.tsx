@@ -164,7 +164,7 @@ function PdfUpload({
           Uploaded: <span className="font-medium break-all">{uploaded.fileName}</span> ({fileSizeMb(uploaded.fileSize)})
         </p>
       )}
-      <div role="alert" className="text-sm text-danger empty:hidden">
+      <div role="alert" className="text-sm text-danger empty:absolute">
         {error}
       </div>
     </div>
