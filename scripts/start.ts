@@ -10,6 +10,7 @@ import { closeDb, getDbHandle } from '#server/db/client.ts';
 import { env } from '#server/env.ts';
 import { log } from '#server/log.ts';
 import { projectRoot } from '#server/paths.ts';
+import { uploadsDir } from '#server/storage/local-disk.ts';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
 import { liveSite } from '#server/web/live-site.ts';
 import { buildServer } from './build';
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
     astro: handler,
     site: liveSite,
     trustProxy: e.TRUST_PROXY,
+    // With Vercel Blob, image and document URLs point at Blob; only local files are served here.
+    uploads: e.BLOB_READ_WRITE_TOKEN ? undefined : { root: uploadsDir() },
   });
   // Longer than the idle timeouts of common proxies and load balancers (60 s), so they close first.
   server.keepAliveTimeout = 65_000;

@@ -54,3 +54,17 @@ export interface SubmissionView<D = string> {
   updatedAt: D;
   responses: ContactResponseView<D>[];
 }
+
+/** POST /api/documents/upload (SPEC 7): where to PUT the file, and until when that URL works. */
+export interface DocumentUploadSlot {
+  uploadURL: string;
+  expiresAt: string;
+}
+
+/** PUT {uploadURL} (SPEC 3 "Upload result"): the stored file's url, to send as filePath. */
+export interface DocumentUploadResult {
+  success: true;
+  url: string;
+  fileSize: number;
+  message: string;
+}

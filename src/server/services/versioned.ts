@@ -27,12 +27,14 @@ interface WriteContext {
 export async function createRow<R extends Row>(
   db: Db,
   table: VersionedTable,
-  values: Record<string, unknown>,
+  values: Record<string, unknown> | ((tx: Tx) => Promise<Record<string, unknown>>),
   ctx: Omit<WriteContext, 'notFound'> & { beforeWrite?: (tx: Tx) => Promise<void> },
 ): Promise<R> {
   return db.transaction(async (tx) => {
     await ctx.beforeWrite?.(tx);
-    const [created] = (await tx.insert(table).values(values).returning()) as R[];
+    // A function computes the values inside the transaction (from rows it locks).
+    const row = typeof values === 'function' ? await values(tx) : values;
+    const [created] = (await tx.insert(table).values(row).returning()) as R[];
     await recordAudit(tx, ctx.actor, { action: 'create', entity: ctx.entity, entityId: created!.id, after: created });
     return created!;
   });

@@ -1,27 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { env } from '../env';
 import { dataDir } from '../paths';
-import { TooLargeError, assertKey, type FileStorage } from './storage';
+import { assertKey, byteLimit, type FileStorage } from './storage';
 
 /** The directory of local uploads: DATA_DIR/uploads, outside every release directory. */
 export function uploadsDir(): string {
   return path.join(dataDir(env().DATA_DIR), 'uploads');
-}
-
-/** Counts bytes as they pass and fails the stream past `max`. */
-function byteLimit(max: number): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.length;
-      if (seen > max) done(new TooLargeError(max));
-      else done(null, chunk);
-    },
-  });
 }
 
 export function createLocalStorage(root = uploadsDir()): FileStorage {

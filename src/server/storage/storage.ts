@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { env } from '../env';
 import { createLocalStorage } from './local-disk';
 
@@ -32,24 +32,44 @@ export class TooLargeError extends Error {
   }
 }
 
-/** A key the server made: lower-case letters, digits, `-`, `_`, `.` in at most two segments, no dot segments. */
-const KEY = /^[a-z0-9_-]+\/[a-z0-9][a-z0-9_.-]*$/;
-export function assertKey(key: string): void {
-  if (!KEY.test(key) || key.includes('..')) throw new Error(`Invalid storage key: ${key}`);
+/** Counts bytes as they pass and fails the stream with `TooLargeError` past `max`. */
+export function byteLimit(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > max) done(new TooLargeError(max));
+      else done(null, chunk);
+    },
+  });
 }
 
-let instance: FileStorage | undefined;
+/** A key the server made: lower-case letters, digits, `-`, `_`, `.` in at most two segments, no dot segments. */
+const KEY = /^[a-z0-9_-]+\/[a-z0-9][a-z0-9_.-]*$/;
+export function isKey(key: string): boolean {
+  return KEY.test(key) && !key.includes('..');
+}
+export function assertKey(key: string): void {
+  if (!isKey(key)) throw new Error(`Invalid storage key: ${key}`);
+}
+
+/*
+ * One storage per process, kept on globalThis: the HTTP layer and the bundled server (dist/server)
+ * each carry a copy of this module, and tests reset both at once.
+ */
+const SLOT = Symbol.for('procurement.storage');
+const slot = globalThis as unknown as Record<symbol, FileStorage | undefined>;
 
 /** The configured storage (chosen once per process). */
 export async function storage(): Promise<FileStorage> {
-  if (!instance) {
+  if (!slot[SLOT]) {
     const token = env().BLOB_READ_WRITE_TOKEN;
-    instance = token ? (await import('./vercel-blob')).createBlobStorage(token) : createLocalStorage();
+    slot[SLOT] = token ? (await import('./vercel-blob')).createBlobStorage(token) : createLocalStorage();
   }
-  return instance;
+  return slot[SLOT];
 }
 
 /** Tests switch drivers between files. */
 export function resetStorage(): void {
-  instance = undefined;
+  slot[SLOT] = undefined;
 }

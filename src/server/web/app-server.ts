@@ -1,7 +1,9 @@
 import http from 'node:http';
 import { HttpError } from '../http';
+import { answerDocumentUpload, documentUploadToken } from './document-upload';
 import { installFastLane, type LaneResponse } from './fast-lane';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
+import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
 import {
   etagFor,
   lookup,
@@ -32,6 +34,15 @@ export interface AppServerOptions {
   trustProxy?: boolean;
   /** Answer simple static requests before node:http (fast-lane.ts). On unless false (tests compare both). */
   fastLane?: boolean;
+  /**
+   * Local uploads (DATA_DIR/uploads) are served at /uploads/<key> (uploads.ts); absent means
+   * /uploads/ is left to Astro (its 404), as when files live in Vercel Blob.
+   */
+  uploads?: {
+    root: string;
+    /** May veto a key (a document that is not active); false answers 404. */
+    guard?: UploadGuard;
+  };
 }
 
 function bodyFor(file: StaticFile, encoding: Encoding): Buffer {
@@ -111,15 +122,27 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
 }
 
 /** Bodies are capped while they stream in: 1 MB for JSON calls, more only where files arrive. */
-const BODY_LIMITS: [prefix: string, bytes: number][] = [
+const BODY_LIMITS: [prefix: string, bytes: number, message?: string][] = [
   ['/api/documents/upload', 52 * 1024 * 1024],
-  ['/api/upload/', 6 * 1024 * 1024],
+  // 5 MB images (SPEC 5) and their multipart framing; the image's own size is checked exactly later.
+  ['/api/upload/', 6 * 1024 * 1024, 'File is too large. Maximum size is 5MB.'],
 ];
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const TOO_LARGE = 'Request body is too large';
 
-function bodyLimitFor(pathname: string): number {
-  return BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? DEFAULT_BODY_LIMIT;
+function bodyLimitFor(pathname: string): { bytes: number; message: string } {
+  const found = BODY_LIMITS.find(([prefix]) => pathname.startsWith(prefix));
+  return { bytes: found?.[1] ?? DEFAULT_BODY_LIMIT, message: found?.[2] ?? TOO_LARGE };
+}
+
+/**
+ * For an answer sent before the body was read to its end. node:http reads and drops the rest of
+ * the body after the answer: give the answer two seconds to reach the client, then close, so an
+ * endless body is not read for ever.
+ */
+function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (!res.headersSent) res.setHeader('connection', 'close');
+  res.once('finish', () => setTimeout(() => req.socket.destroy(), 2_000).unref());
 }
 
 /**
@@ -127,16 +150,17 @@ function bodyLimitFor(pathname: string): number {
  * 413 and the rest is never read (the connection closes after the answer), so an oversized or
  * endless chunked body costs no memory.
  */
-async function* limitedBody(req: http.IncomingMessage, res: http.ServerResponse, limit: number): AsyncGenerator<Buffer> {
+async function* limitedBody(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  limit: { bytes: number; message: string },
+): AsyncGenerator<Buffer> {
   let received = 0;
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     received += chunk.length;
-    if (received > limit) {
-      if (!res.headersSent) res.setHeader('connection', 'close');
-      // node:http reads and drops the rest of the body after the answer: give the answer two
-      // seconds to reach the client, then close, so an endless body is not read for ever.
-      res.once('finish', () => setTimeout(() => req.socket.destroy(), 2_000).unref());
-      throw new HttpError(413, TOO_LARGE);
+    if (received > limit.bytes) {
+      closeAfterAnswer(req, res);
+      throw new HttpError(413, limit.message);
     }
     yield chunk;
   }
@@ -164,6 +188,14 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     }
     const pathname = pathOf(target);
     const secure = isSecure(req.headers['x-forwarded-proto']);
+    if (opts.uploads && pathname.startsWith(UPLOADS_PREFIX)) {
+      serveUpload(req, res, pathname, { ...opts.uploads, secure }).catch((err) => {
+        console.error('upload read failed', err);
+        if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
+        else res.destroy();
+      });
+      return;
+    }
     const file = staticFileFor(opts.site(), pathname);
     if (file && (req.method === 'GET' || req.method === 'HEAD')) return sendStatic(req, res, file, secure);
 
@@ -192,11 +224,21 @@ export function createAppServer(opts: AppServerOptions): http.Server {
         delete req.headers[h];
       }
     }
+    const uploadToken = documentUploadToken(pathname);
+    if (uploadToken !== undefined) {
+      // Streamed straight to storage, before Astro (document-upload.ts).
+      void answerDocumentUpload(req, uploadToken, secure).then(({ status, body, headers }) => {
+        for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
+        if (!req.complete) closeAfterAnswer(req, res);
+        sendJson(res, status, body);
+      });
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const limit = bodyLimitFor(pathname);
-      if (Number(req.headers['content-length'] ?? 0) > limit) {
+      if (Number(req.headers['content-length'] ?? 0) > limit.bytes) {
         res.setHeader('connection', 'close');
-        return sendJson(res, 413, { message: TOO_LARGE });
+        return sendJson(res, 413, { message: limit.message });
       }
       // Astro builds its Request from `req.body` when it is an async iterable.
       (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);

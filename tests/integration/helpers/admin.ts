@@ -12,8 +12,8 @@ export interface AdminTestContext {
 }
 
 /** The built server on a clean seeded database, with an admin and a plain user signed in once. */
-export async function startAdminContext(): Promise<AdminTestContext> {
-  const s = await startTestServer();
+export async function startAdminContext(opts: Parameters<typeof startTestServer>[0] = {}): Promise<AdminTestContext> {
+  const s = await startTestServer(opts);
   await createUser(s.db, { username: 'plainuser', email: 'plain@example.com', password: 'plain-user-pw', role: 'user' });
   const admin = await signIn(s, TEST_ADMIN.username, TEST_ADMIN.password);
   const user = await signIn(s, 'plainuser', 'plain-user-pw');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setDbHandle, type Db, type DbHandle } from '#server/db/client.ts';
 import { seed } from '#server/db/seed.ts';
-import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
+import { createAppServer, type AppServerOptions, type AstroHandler } from '#server/web/app-server.ts';
 import type { StaticMap } from '#server/web/static-site.ts';
 import { openTestDatabase } from './db';
 
@@ -24,14 +24,16 @@ export interface TestServer {
  * The real server (the built Astro endpoints behind our HTTP layer) on a clean database, on a
  * random port. Needs `npm run build` first (npm test does it).
  */
-export async function startTestServer(opts: { seed?: boolean; site?: () => StaticMap } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { seed?: boolean; site?: () => StaticMap; uploads?: AppServerOptions['uploads'] } = {},
+): Promise<TestServer> {
   const entry = path.resolve('dist/server/entry.mjs');
   if (!fs.existsSync(entry)) throw new Error('dist/server/entry.mjs is missing: run `npm run build` first');
   const handle = await openTestDatabase();
   setDbHandle(handle);
   if (opts.seed !== false) await seed(handle.db);
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
-  const server = createAppServer({ astro: handler, site: opts.site ?? (() => new Map()) });
+  const server = createAppServer({ astro: handler, site: opts.site ?? (() => new Map()), uploads: opts.uploads });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

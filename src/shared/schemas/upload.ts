@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** SPEC 5 (image picker) and SPEC 8: the texts an image upload answers with. */
+export const IMAGE_MESSAGES = {
+  uploaded: 'Image uploaded successfully',
+  invalidType: 'Invalid file type. Only images are allowed (JPG, PNG, GIF, SVG, WebP).',
+  tooLarge: 'File is too large. Maximum size is 5MB.',
+} as const;
+
+/**
+ * The last segment of an image URL the server made: the first 32 hex digits of the SHA-256 of the
+ * stored bytes and the extension it chose (SPEC 7, DELETE /api/upload/image).
+ */
+export const IMAGE_FILENAME = /^[a-f0-9]{32}\.(?:jpg|png|gif|webp|svg)$/;
+
+export const imageDeleteSchema = z.object({
+  filename: z.string().max(200).regex(IMAGE_FILENAME, 'Invalid image file name'),
+});

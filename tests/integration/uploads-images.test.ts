@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetEnvCache } from '#server/env.ts';
+import { resetStorage } from '#server/storage/storage.ts';
+import { createAppServer } from '#server/web/app-server.ts';
+import { startAdminContext } from './helpers/admin';
+import { CLEAN_SVG, imageUploadSuite, solid } from './helpers/images';
+
+/* POST and DELETE /api/upload/image on local disk (DATA_DIR/uploads), and serving /uploads/. */
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'images-local-'));
+const root = path.join(dataDir, 'uploads');
+
+describe('local storage', () => {
+  imageUploadSuite({
+    driver: 'local',
+    async start() {
+      process.env.DATA_DIR = dataDir;
+      delete process.env.BLOB_READ_WRITE_TOKEN;
+      resetEnvCache();
+      resetStorage();
+      return startAdminContext({ uploads: { root } });
+    },
+    async fetchStored(ctx, url) {
+      const res = await ctx.s.request(url);
+      if (res.status === 404) return null;
+      if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
+      return { bytes: Buffer.from(await res.arrayBuffer()), type: res.headers.get('content-type'), headers: res.headers };
+    },
+    imagesBase: () => '/uploads/images/',
+  });
+});
+
+/** A request with the target exactly as written (fetch would resolve `..` and re-encode). */
+function raw(base: string, target: string, method = 'GET', headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    const req = http.request({ hostname, port, path: target, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('GET /uploads/<key>', () => {
+  const serveRoot = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'uploads-serve-')), 'uploads');
+  const SECRET = 'outside-the-uploads-directory';
+  const png = `images/${'a'.repeat(32)}.png`;
+  let pngBytes: Buffer;
+  let base: string;
+  let server: http.Server;
+
+  beforeAll(async () => {
+    pngBytes = await solid(20, 10).png().toBuffer();
+    fs.mkdirSync(path.join(serveRoot, 'images'), { recursive: true });
+    fs.mkdirSync(path.join(serveRoot, 'documents'), { recursive: true });
+    fs.writeFileSync(path.join(serveRoot, png), pngBytes);
+    fs.writeFileSync(path.join(serveRoot, 'images', `${'b'.repeat(32)}.svg`), CLEAN_SVG);
+    fs.writeFileSync(path.join(serveRoot, 'documents', 'open.pdf'), '%PDF-1.4 open');
+    fs.writeFileSync(path.join(serveRoot, 'documents', 'hidden.pdf'), '%PDF-1.4 hidden');
+    fs.writeFileSync(path.join(serveRoot, '..', 'outside.txt'), SECRET);
+    fs.writeFileSync(path.join(serveRoot, 'images', 'notes.txt'), SECRET);
+    server = createAppServer({
+      // Anything that is not an upload: Astro's not-found.
+      astro: async (_req, _res, next) => next?.(),
+      site: () => new Map(),
+      uploads: { root: serveRoot, guard: async (key) => key !== 'documents/hidden.pdf' },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('streams the file with its type, a year of immutable caching, an ETag and its length', async () => {
+    const res = await raw(base, `/uploads/${png}`);
+    expect(res.status).toBe(200);
+    expect(res.body.equals(pngBytes)).toBe(true);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-length']).toBe(String(pngBytes.length));
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+
+    const head = await raw(base, `/uploads/${png}`, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-length']).toBe(String(pngBytes.length));
+    expect(head.headers.etag).toBe(res.headers.etag);
+
+    const again = await raw(base, `/uploads/${png}`, 'GET', { 'if-none-match': res.headers.etag! });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(res.headers.etag);
+    expect((await raw(base, `/uploads/${png}`, 'GET', { 'if-none-match': '"other"' })).status).toBe(200);
+  });
+
+  it('serves an SVG sandboxed and a PDF inline', async () => {
+    const svg = await raw(base, `/uploads/images/${'b'.repeat(32)}.svg`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers['content-type']).toBe('image/svg+xml');
+    expect(svg.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    const pdf = await raw(base, '/uploads/documents/open.pdf');
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe('inline');
+  });
+
+  it('answers 404 for a key the guard refuses, a missing file or a type the server never makes', async () => {
+    expect((await raw(base, '/uploads/documents/hidden.pdf')).status).toBe(404);
+    expect((await raw(base, '/uploads/documents/hidden.pdf', 'HEAD')).status).toBe(404);
+    expect((await raw(base, `/uploads/images/${'c'.repeat(32)}.png`)).status).toBe(404);
+    const txt = await raw(base, '/uploads/images/notes.txt');
+    expect(txt.status).toBe(404);
+    expect(txt.body.toString()).not.toContain(SECRET);
+  });
+
+  it.each([
+    '/uploads/../outside.txt',
+    '/uploads/images/../../outside.txt',
+    '/uploads/%2e%2e/outside.txt',
+    '/uploads/images/%2e%2e%2f%2e%2e%2foutside.txt',
+    '/uploads/images/..%2f..%2foutside.txt',
+    '/uploads/%2E%2E%2Foutside.txt',
+    '/uploads/images\\..\\..\\outside.txt',
+    '/uploads/..%5coutside.txt',
+    '/uploads/images/%00../../outside.txt',
+    `/uploads/images/${'a'.repeat(32)}.png%00.txt`,
+    '/uploads//outside.txt',
+    '/uploads/images/./../../outside.txt',
+    '/uploads/images%2f..%2f..%2foutside.txt',
+  ])('never serves a file outside the uploads directory: %s', async (target) => {
+    const res = await raw(base, target);
+    expect([400, 404]).toContain(res.status);
+    expect(res.body.toString()).not.toContain(SECRET);
+  });
+
+  it('allows only GET and HEAD', async () => {
+    const res = await raw(base, `/uploads/${png}`, 'DELETE');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(fs.existsSync(path.join(serveRoot, png))).toBe(true);
+  });
+});
