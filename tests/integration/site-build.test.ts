@@ -149,6 +149,20 @@ const content = {
   ],
   documents: [
     {
+      // Inactive, and first in order: neither listed nor behind any button.
+      id: 3,
+      title: 'Old Capability Statement',
+      description: null,
+      category: 'capability',
+      isActive: false,
+      displayOrder: 0,
+      filePath: '/uploads/old-cap.pdf',
+      fileName: 'old-cap.pdf',
+      fileSize: null,
+      fileType: 'application/pdf',
+      ...stamp,
+    },
+    {
       id: 1,
       title: 'Capability Statement 2026',
       description: 'Our one-page profile',
@@ -260,6 +274,7 @@ describe('[SITE][BUILD] a release built from content with data', () => {
     expect(html).toMatch(/href="\/uploads\/cap.pdf" target="_blank" rel="noopener"[^>]*>[\s\S]*?View PDF/);
     expect(html).toContain('download="capability-2026.pdf"');
     expect(html).not.toContain('No Documents Available');
+    expect(html).not.toContain('old-cap.pdf');
   });
 
   it('document buttons open the capability statement and the onboarding kit when they exist', async () => {
@@ -267,6 +282,7 @@ describe('[SITE][BUILD] a release built from content with data', () => {
     const partners = await page('services/partners.html');
     expect(partners).toMatch(/href="\/uploads\/oem.pdf" target="_blank"[^>]*data-document="onboarding"/);
     expect(partners).not.toContain('data-missing');
+    for (const file of ['services/federal.html', 'services/partners.html']) expect(await page(file)).not.toContain('old-cap.pdf');
   });
 
   it('consulting: the active services in their order, the default image when none', async () => {

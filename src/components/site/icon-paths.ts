@@ -71,3 +71,25 @@ export const ICON_PATHS: Record<string, string> = {
   target: target,
   map: map,
 };
+
+/** Other names content may carry (service icon options, about cards' icon-font classes). */
+const ALIASES: Record<string, string> = {
+  'chart-bar': 'chart',
+  'chart-line': 'chart',
+  certificate: 'award',
+  industry: 'building',
+  bullseye: 'target',
+};
+
+/**
+ * The path data of an icon by stored name: plain names ('shield') and icon-font classes
+ * ('fas fa-shield') alike. A name the site does not draw gets `fallback`'s icon, else the star.
+ */
+export function iconPath(name: string | null | undefined, fallback = 'star'): string {
+  const key = (name ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/^(fas|far|fab|fa)\s+/, '')
+    .replace(/^fa-/, '');
+  return ICON_PATHS[key] ?? ICON_PATHS[ALIASES[key] ?? ''] ?? ICON_PATHS[fallback] ?? star;
+}

@@ -1,6 +1,9 @@
 import fs from 'node:fs/promises';
+import { inArray } from 'drizzle-orm';
 import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
+import type { ImageMeta } from '#shared/images.ts';
 import { closeDb, getDb, type Db } from '../db/client';
+import { uploads } from '../db/schema';
 import {
   getActiveBlock,
   getActiveContactInfo,
@@ -16,23 +19,53 @@ type Awaited2<T> = T extends Promise<infer U> ? U : T;
 /** Dates become ISO strings: the snapshot travels as JSON between the server and the build. */
 type Jsonify<T> = T extends Date ? string : T extends (infer U)[] ? Jsonify<U>[] : T extends object ? { [K in keyof T]: Jsonify<T[K]> } : T;
 
+/**
+ * The intrinsic size and WebP variant widths of every uploaded raster image among `urls`, by URL,
+ * in one query. URLs without an upload row (pasted, seeded, default images) are simply absent.
+ */
+async function imageMetadata(db: Db, urls: Iterable<string | null | undefined>): Promise<Record<string, ImageMeta>> {
+  const wanted = [...new Set([...urls].filter((u): u is string => Boolean(u)))];
+  if (wanted.length === 0) return {};
+  const rows = await db
+    .select({ url: uploads.url, width: uploads.width, height: uploads.height, variantWidths: uploads.variantWidths })
+    .from(uploads)
+    .where(inArray(uploads.url, wanted));
+  const images: Record<string, ImageMeta> = {};
+  for (const r of rows) {
+    if (r.url && r.width && r.height) images[r.url] = { width: r.width, height: r.height, variantWidths: r.variantWidths ?? [] };
+  }
+  return images;
+}
+
 async function collect(db: Db) {
   const blocks = {} as Record<ContentSection, Awaited2<ReturnType<typeof getActiveBlock>>>;
   for (const section of CONTENT_SECTIONS) blocks[section] = await getActiveBlock(db, section);
+  const header = await getActiveHeader(db);
+  const services = await listServices(db, { activeOnly: true });
+  const insights = await listInsights(db, { publishedOnly: true });
   return {
     generatedAt: new Date(),
     /** The footer's year: part of the content, so a release from last year is rebuilt at start. */
     year: new Date().getFullYear(),
-    header: await getActiveHeader(db),
+    header,
     headerCta: await getActiveHeaderCta(db),
     blocks,
     homeFeatures: await listFeatures(db, 'home', { activeOnly: true }),
     aboutFeatures: await listFeatures(db, 'about', { activeOnly: true }),
-    services: await listServices(db, { activeOnly: true }),
-    insights: await listInsights(db, { publishedOnly: true }),
+    services,
+    insights,
     documents: await listDocuments(db, { activeOnly: true }),
     /** The active business contact record: pages that name the business's e-mail follow it. */
     contactInfo: await getActiveContactInfo(db),
+    /** Size and variants of the uploaded images the pages show, by URL (src/shared/images.ts). */
+    images: await imageMetadata(db, [
+      header?.backgroundImage,
+      header?.logoLight,
+      header?.logoDark,
+      ...Object.values(blocks).flatMap((b) => [b?.imageUrl, b?.backgroundImage]),
+      ...services.map((s) => s.imageSrc),
+      ...insights.map((i) => i.featuredImage),
+    ]),
   };
 }
 
