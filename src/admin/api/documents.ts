@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
 import type { DocumentCategory } from '#shared/constants.ts';
+import type { DocumentUploadResult, DocumentUploadSlot } from '#shared/responses.ts';
 import type { Versioned } from '#shared/schemas/stored.ts';
 import { useAdminMutation } from './mutation';
 import { sendWithProgress } from './upload';
@@ -82,11 +83,11 @@ export class DocumentUploadError extends Error {
 export async function uploadDocumentFile(file: File, onProgress: (percent: number) => void): Promise<UploadedFile> {
   let uploadURL: string;
   try {
-    ({ uploadURL } = await api.post<{ uploadURL: string; expiresAt: string }>('/api/documents/upload'));
+    ({ uploadURL } = await api.post<DocumentUploadSlot>('/api/documents/upload'));
   } catch {
     throw new DocumentUploadError('url', 'Failed to get upload URL');
   }
-  const answer = await sendWithProgress<{ success: boolean; url: string; fileSize: number }>({
+  const answer = await sendWithProgress<DocumentUploadResult>({
     method: 'PUT',
     url: uploadURL,
     body: file,

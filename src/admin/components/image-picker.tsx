@@ -3,6 +3,7 @@ import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { LIMITS } from '#shared/constants.ts';
+import { IMAGE_MESSAGES } from '#shared/schemas/upload.ts';
 import { NetworkError, deleteUploadedImage, isUploadedImage, uploadImage, type ImageUploadResult, type XhrAnswer } from '../api/upload';
 import { ProgressBar } from './progress-bar';
 
@@ -52,8 +53,8 @@ const RULES: Record<ImagePickerVariant, Rules> = {
     accept: FULL_TYPES.join(','),
     loadUrl: true,
     text: {
-      badType: 'Invalid file type. Only images are allowed (JPG, PNG, GIF, SVG, WebP).',
-      tooLarge: 'File is too large. Maximum size is 5MB.',
+      badType: IMAGE_MESSAGES.invalidType,
+      tooLarge: IMAGE_MESSAGES.tooLarge,
       ...FULL_URL,
       refused: fullRefused,
       failedToast: { title: 'Upload failed' },
@@ -217,7 +218,7 @@ export function ImagePicker({
       }
       setProgress(100);
       setImage(answer.body.url);
-      toast({ title: 'Image uploaded successfully' });
+      toast({ title: IMAGE_MESSAGES.uploaded });
     } catch (err) {
       const message = err instanceof NetworkError ? NETWORK : 'Failed to upload image';
       fail(message);

@@ -5,6 +5,7 @@ import { Button } from '#components/ui/button.tsx';
 import { Dialog } from '#components/ui/dialog.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { DOCUMENT_CATEGORIES, DOCUMENT_CATEGORY_LABELS, LIMITS } from '#shared/constants.ts';
+import { DOCUMENT_MAX_MB, DOCUMENT_NOT_PDF, DOCUMENT_TOO_LARGE, NO_FILE_UPLOADED, documentFieldsSchema } from '#shared/schemas/document.ts';
 import { fileSizeMb } from '#lib/format.ts';
 import {
   DocumentUploadError,
@@ -16,7 +17,6 @@ import {
 } from '../../api/documents';
 import { ProgressBar } from '../../components/progress-bar';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';
-import { documentFormSchema } from './document-schema';
 
 const FIELDS: FieldSpec[] = [
   { name: 'title', label: 'Title' },
@@ -31,7 +31,8 @@ const FIELDS: FieldSpec[] = [
   { name: 'isActive', label: 'Active (shown on the website)', kind: 'switch' },
 ];
 
-const MAX_MB = LIMITS.documentMaxBytes / (1024 * 1024);
+/** SPEC 5: 'No file uploaded - Please upload a file before creating the document.' as a toast's title and text. */
+const [NO_FILE_TITLE, NO_FILE_TEXT] = NO_FILE_UPLOADED.split(' - ') as [string, string];
 const isPdf = (file: File) => file.type === 'application/pdf' || file.name.toLowerCase().endsWith('.pdf');
 
 interface Props {
@@ -56,7 +57,7 @@ export function DocumentDialog({ document, onClose }: Props) {
       {document !== null && (
         <SchemaForm
           key={current ? `${current.id}-${current.version}` : 'new'}
-          schema={documentFormSchema as unknown as z.ZodType<FieldValues, FieldValues>}
+          schema={documentFieldsSchema as unknown as z.ZodType<FieldValues, FieldValues>}
           fields={FIELDS}
           defaultValues={{
             title: current?.title ?? '',
@@ -72,11 +73,7 @@ export function DocumentDialog({ document, onClose }: Props) {
             if (current) {
               await update.mutateAsync({ id: current.id, version: current.version, values });
             } else if (!uploaded) {
-              toast({
-                title: 'No file uploaded',
-                description: 'Please upload a file before creating the document.',
-                variant: 'destructive',
-              });
+              toast({ title: NO_FILE_TITLE, description: NO_FILE_TEXT, variant: 'destructive' });
               return;
             } else {
               await create.mutateAsync({ ...values, ...uploaded });
@@ -112,8 +109,8 @@ function PdfUpload({
   async function choose(files: FileList | null) {
     const file = files?.[0];
     if (!file) return;
-    if (file.size > LIMITS.documentMaxBytes) return refuse('File too large', `File size must be less than ${MAX_MB}MB`);
-    if (!isPdf(file)) return refuse('Invalid file type', 'Please upload a PDF file');
+    if (file.size > LIMITS.documentMaxBytes) return refuse('File too large', DOCUMENT_TOO_LARGE);
+    if (!isPdf(file)) return refuse('Invalid file type', DOCUMENT_NOT_PDF);
     setError('');
     onUploaded(null);
     // SPEC 2.15: an empty title takes the file name without its extension.
@@ -141,7 +138,7 @@ function PdfUpload({
     <div className="space-y-2 rounded-md border-2 border-dashed border-slate-400 p-4">
       <p className="text-sm font-medium text-ink">PDF file</p>
       <p className="text-xs text-muted" id="document-file-help">
-        One PDF, up to {MAX_MB}MB.
+        One PDF, up to {DOCUMENT_MAX_MB}MB.
       </p>
       <Button size="sm" onClick={() => input.current?.click()} disabled={progress !== null} aria-describedby="document-file-help">
         {uploaded ? 'Replace PDF' : 'Choose PDF'}
