@@ -29,7 +29,7 @@ test('[ADMIN][DOCUMENTS]: upload a PDF with progress, edit it, find it on /capab
   page,
   browser,
 }) => {
-  test.setTimeout(400_000);
+  test.setTimeout(600_000);
   await openTab(page, 'Documents');
   const tab = page.getByRole('region', { name: 'Documents' });
   await expect(tab.locator('[aria-busy="true"]')).toHaveCount(0);
@@ -91,7 +91,8 @@ test('[ADMIN][DOCUMENTS]: upload a PDF with progress, edit it, find it on /capab
     await expect(visitor.getByRole('heading', { name: title })).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 300_000, intervals: [1000, 2000] });
   const download = visitor.waitForEvent('download');
-  await visitor.getByRole('link', { name: `Download: ${name}.pdf` }).click();
+  const publicCard = visitor.getByRole('listitem').filter({ has: visitor.getByRole('heading', { name: title }) });
+  await publicCard.getByRole('link', { name: /^Download/ }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe(`${name}.pdf`);
   const { readFile } = await import('node:fs/promises');
