@@ -81,6 +81,9 @@ test('[ADMIN][IMAGES]: a header background uploaded with progress and alt text i
     await visitor.goto('/');
     await expect(visitor.getByRole('img', { name: alt })).toHaveAttribute('src', url, { timeout: 1000 });
   }).toPass({ timeout: 300_000, intervals: [1000, 2000] });
+  // The upload's WebP variants are offered in srcset, the original last.
+  const stem = url.replace(/\.jpg$/, '');
+  await expect(visitor.getByRole('img', { name: alt })).toHaveAttribute('srcset', new RegExp(`${stem}-\\d+w\\.webp \\d+w`));
   await visitor.close();
 
   await restoreRecord(page, '/api/content/header', (id) => `/api/content/header/${id}`, original.id, {
