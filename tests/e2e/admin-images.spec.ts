@@ -159,6 +159,31 @@ test('[ADMIN][IMAGES]: the picker works from the keyboard alone', async ({ page,
   await expect(picker.getByRole('img')).toHaveAttribute('src', /photo-1451187580459/);
 });
 
+test('[ADMIN][IMAGES]: the About and simple variants word their refusals as SPEC 8 says', async ({ page }) => {
+  await openTab(page, 'About');
+  await page.getByRole('button', { name: 'Edit Content' }).click();
+  const about = page.getByRole('group', { name: 'About image (optional)' });
+  const gif = { name: 'team.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') };
+  await about.locator('input[type="file"]').setInputFiles(gif);
+  await expect(about.getByRole('alert')).toHaveText('Invalid file type');
+  const big = { name: 'team.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) };
+  await about.locator('input[type="file"]').setInputFiles(big);
+  await expect(about.getByRole('alert')).toHaveText('File too large: Image size should be less than 5MB.');
+
+  await openTab(page, 'Templates');
+  await page.getByRole('button', { name: 'New Template' }).click();
+  const logo = page.getByRole('dialog').getByRole('group', { name: 'Company logo (optional)' });
+  await logo.locator('input[type="file"]').setInputFiles({ name: 'logo.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
+  await expect(logo.getByRole('alert')).toHaveText('Invalid File Type');
+  await logo.getByRole('button', { name: 'Add' }).click();
+  await expect(logo.getByRole('alert')).toHaveText('URL Required');
+  await logo.getByLabel('or paste a URL').fill('not a url');
+  await logo.getByRole('button', { name: 'Add' }).click();
+  await expect(logo.getByRole('alert')).toHaveText('Invalid URL');
+  // The simple variant has no alt text field: the logo's alt text is the company name.
+  await expect(logo.getByLabel('Alt text')).toHaveCount(0);
+});
+
 for (const width of [390, 1280]) {
   test(`[ADMIN][A11Y]: the Documents tab and a dialog with the image picker have no axe violations at ${width}px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
