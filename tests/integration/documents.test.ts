@@ -13,6 +13,7 @@ import { auditLog, documents, uploads } from '#server/db/schema/index.ts';
 import { resetEnvCache } from '#server/env.ts';
 import { isServableDocument } from '#server/services/documents.ts';
 import { uploadsDir } from '#server/storage/local-disk.ts';
+import { resetStorage } from '#server/storage/storage.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
 let t: AdminTestContext;
@@ -23,6 +24,7 @@ beforeAll(async () => {
   process.env.DATA_DIR = dataDir;
   delete process.env.BLOB_READ_WRITE_TOKEN;
   resetEnvCache();
+  resetStorage();
   t = await startAdminContext();
 }, 180_000);
 afterAll(async () => {

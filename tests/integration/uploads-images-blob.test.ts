@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#server/env.ts';
-import { resetStorage } from '#server/storage/storage.ts';
+import { TooLargeError, resetStorage } from '#server/storage/storage.ts';
+import { createBlobStorage } from '#server/storage/vercel-blob.ts';
 import { startAdminContext } from './helpers/admin';
 import { startBlobStandin, type BlobStandin } from './helpers/blob-standin';
 import { imageUploadSuite, solid, upload, uploadForm } from './helpers/images';
@@ -56,5 +58,24 @@ describe('Vercel Blob storage', () => {
     expect(blob.blobs.get(pathname)).toMatchObject({ contentType: 'image/jpeg', cacheControl: 'public, max-age=31536000' });
     expect(blob.blobs.get(pathname.replace(/\.jpg$/, '-480w.webp'))?.contentType).toBe('image/webp');
     expect(fs.existsSync(path.join(process.env.DATA_DIR!, 'uploads'))).toBe(false);
+  });
+
+  it('the driver streams a body, stops one past maxBytes without storing it, and deletes', async () => {
+    const store = createBlobStorage(blob.token);
+    const chunks = () => Readable.from([Buffer.alloc(1000, 1), Buffer.alloc(1000, 2)]);
+    await expect(store.put('documents/big.pdf', chunks(), { contentType: 'application/pdf', maxBytes: 1500 })).rejects.toBeInstanceOf(
+      TooLargeError,
+    );
+    expect(blob.blobs.has('documents/big.pdf')).toBe(false);
+
+    const stored = await store.put('documents/fits.pdf', chunks(), { contentType: 'application/pdf', maxBytes: 2000 });
+    expect(stored).toEqual({ key: 'documents/fits.pdf', url: `${blob.publicBase}/documents/fits.pdf`, size: 2000 });
+    expect(blob.blobs.get('documents/fits.pdf')?.body.length).toBe(2000);
+    await store.delete('documents/fits.pdf');
+    expect(blob.blobs.has('documents/fits.pdf')).toBe(false);
+    // A wrong token is refused by the API, and the driver says so.
+    await expect(
+      createBlobStorage('vercel_blob_rw_standinstore_wrong').put('images/x.png', chunks(), { contentType: 'image/png' }),
+    ).rejects.toThrow();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aboutFormSchema, contentPatchSchema, introSchema, joinAbout, splitAbout, stripIntroMarkup } from '#shared/schemas/content.ts';
+import { NO_FILE_UPLOADED, cleanFileName, documentPatchSchema, documentSchema } from '#shared/schemas/document.ts';
 import { aboutFeatureSchema, featurePatchSchema, featureSchema } from '#shared/schemas/feature.ts';
 import { isSafeLink, isSafeUrl } from '#shared/schemas/fields.ts';
 import { headerCtaSchema } from '#shared/schemas/header-cta.ts';
@@ -102,5 +103,39 @@ describe('[SECURITY] links that browsers resolve off-site', () => {
   });
   it.each(['/contact', '/services/federal?x=1#top', 'https://sam.gov/', 'mailto:a@b.gov', 'tel:+1 555 0100'])('accepts %s', (link) => {
     expect(isSafeLink(link)).toBe(true);
+  });
+});
+
+describe('[SCHEMAS] documents', () => {
+  const doc = { title: 'Capability Statement', category: 'capability', filePath: '/uploads/documents/a.pdf' };
+
+  it('defaults: active, order 0; a non-numeric order becomes 0, a negative one is refused', () => {
+    expect(documentSchema.parse(doc)).toMatchObject({ isActive: true, displayOrder: 0, description: null });
+    expect(documentSchema.parse({ ...doc, displayOrder: 'first' }).displayOrder).toBe(0);
+    expect(documentSchema.parse({ ...doc, displayOrder: '4' }).displayOrder).toBe(4);
+    expect(firstMessage(documentSchema.safeParse({ ...doc, displayOrder: -1 }))).toBe('Display order must be a whole number of 0 or more');
+  });
+
+  it('the spec messages: title, category, missing file', () => {
+    expect(firstMessage(documentSchema.safeParse({ ...doc, title: ' ' }))).toBe('Title is required');
+    expect(firstMessage(documentSchema.safeParse({ ...doc, category: '' }))).toBe('Category is required');
+    expect(firstMessage(documentSchema.safeParse({ ...doc, filePath: undefined }))).toBe(NO_FILE_UPLOADED);
+    expect(firstMessage(documentSchema.safeParse({ ...doc, filePath: '' }))).toBe(NO_FILE_UPLOADED);
+  });
+
+  it('the patch takes metadata only and leaves absent fields alone', () => {
+    expect(documentPatchSchema.parse({ isActive: false, filePath: '/x.pdf', version: 2 })).toEqual({ isActive: false, version: 2 });
+  });
+
+  it.each([
+    ['../../etc/passwd', 'passwd.pdf'],
+    ['C:\\Users\\me\\Q3 Brochure.PDF', 'Q3 Brochure.pdf'],
+    ['.htaccess', 'htaccess.pdf'],
+    ['a\u0007b\u0085\nc.pdf', 'abc.pdf'],
+    ['', 'Fallback Title.pdf'],
+    ['.pdf', 'Fallback Title.pdf'],
+    ['x'.repeat(300) + '.pdf', 'x'.repeat(251) + '.pdf'],
+  ])('file name %j is offered as %j', (raw, clean) => {
+    expect(cleanFileName(raw, 'Fallback Title')).toBe(clean);
   });
 });

@@ -109,7 +109,8 @@ export async function createUploadSlot(db: Db, actor: Actor): Promise<DocumentUp
 /**
  * Takes the upload link for this request. The conditional UPDATE lets exactly one of several
  * concurrent requests win; claiming clears `expiresAt`, so the link is then "used" for good, even
- * if this upload fails (the client asks for a new link, which costs one call).
+ * if this upload fails: a failed upload (not a PDF, too large, broken off) is started over from a
+ * new link, which costs one call, and a link is never written twice.
  */
 async function claimUpload(db: Db, token: string, userId: string): Promise<Upload> {
   if (!TOKEN.test(token)) throw new HttpError(404, UPLOAD_NOT_FOUND);

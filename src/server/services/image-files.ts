@@ -3,9 +3,9 @@ import sharp from 'sharp';
 import { IMAGE_MESSAGES } from '#shared/schemas/upload.ts';
 import { HttpError } from '../http';
 
-export type ImageExt = 'jpg' | 'png' | 'gif' | 'webp' | 'svg';
+type ImageExt = 'jpg' | 'png' | 'gif' | 'webp' | 'svg';
 
-export const IMAGE_CONTENT_TYPES: Record<ImageExt, string> = {
+const IMAGE_CONTENT_TYPES: Record<ImageExt, string> = {
   jpg: 'image/jpeg',
   png: 'image/png',
   gif: 'image/gif',
@@ -14,7 +14,7 @@ export const IMAGE_CONTENT_TYPES: Record<ImageExt, string> = {
 };
 
 /** Responsive WebP widths (SPEC 9: header backgrounds are suggested at 1920 wide). */
-export const VARIANT_WIDTHS = [480, 960, 1440, 1920] as const;
+const VARIANT_WIDTHS = [480, 960, 1440, 1920] as const;
 
 /** About 8000 × 6000: more pixels than any site image needs, far fewer than a decompression bomb. */
 const MAX_INPUT_PIXELS = 50_000_000;
@@ -39,7 +39,7 @@ export function sniffImage(bytes: Buffer): ImageExt | null {
 }
 
 /** The bytes as UTF-8 text, or null when they are not (binary, UTF-16…). */
-export function utf8(bytes: Buffer): string | null {
+function utf8(bytes: Buffer): string | null {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -83,6 +83,7 @@ export function svgProblem(text: string): string | null {
   if (element) return `a <${element[1]}> element`;
   if (/(?:^|[\s"'/:])on[a-z]+\s*=/i.test(decoded)) return 'an event handler attribute (on…)';
   // Browsers drop white space and control characters inside a URL scheme (`java\tscript:`).
+  // eslint-disable-next-line no-control-regex
   const compact = decoded.replace(/[\u0000-\u0020]+/g, '');
   if (/(?<![a-z0-9])(?:javascript|vbscript|data):/i.test(compact)) return 'a javascript: or data: URL';
   if (decoded.includes('\\')) return 'a backslash (CSS escape)';

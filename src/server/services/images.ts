@@ -17,7 +17,7 @@ const UPLOADS_PER_WINDOW = 60;
 const UPLOAD_WINDOW_MS = 10 * 60_000;
 
 /** The variant of an image for width `w`: its URL or key with the extension replaced by `-<w>w.webp`. */
-export function variantOf(urlOrKey: string, width: number): string {
+function variantOf(urlOrKey: string, width: number): string {
   return urlOrKey.replace(/\.[a-z]+$/, `-${width}w.webp`);
 }
 

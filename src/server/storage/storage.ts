@@ -18,7 +18,7 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
 }
 
-export interface StoredFile {
+interface StoredFile {
   key: string;
   /** The public URL: `/uploads/<key>` on local disk, the Blob URL otherwise. */
   url: string;

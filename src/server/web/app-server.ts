@@ -121,9 +121,11 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.end(text);
 }
 
-/** Bodies are capped while they stream in: 1 MB for JSON calls, more only where files arrive. */
+/**
+ * Bodies are capped while they stream in: 1 MB for JSON calls, more only where files arrive. A
+ * document's PDF never reaches this: it is streamed to storage with its own limit (document-upload.ts).
+ */
 const BODY_LIMITS: [prefix: string, bytes: number, message?: string][] = [
-  ['/api/documents/upload', 52 * 1024 * 1024],
   // 5 MB images (SPEC 5) and their multipart framing; the image's own size is checked exactly later.
   ['/api/upload/', 6 * 1024 * 1024, 'File is too large. Maximum size is 5MB.'],
 ];

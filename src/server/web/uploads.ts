@@ -23,7 +23,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** An SVG opened directly is a document: it may style itself, nothing else (no script, no load). */
-export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 export const UPLOADS_PREFIX = '/uploads/';
 

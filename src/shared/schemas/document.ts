@@ -3,7 +3,7 @@ import { DOCUMENT_CATEGORIES, LIMITS } from '../constants';
 import { displayOrderField, optionalText, patchSchema, requiredText } from './fields';
 
 /** SPEC 9: the document form's upload limit, in MB (50). */
-export const DOCUMENT_MAX_MB = LIMITS.documentMaxBytes / (1024 * 1024);
+const DOCUMENT_MAX_MB = LIMITS.documentMaxBytes / (1024 * 1024);
 
 /** SPEC 5 "Document file upload" messages. */
 export const DOCUMENT_TOO_LARGE = `File size must be less than ${DOCUMENT_MAX_MB}MB`;
@@ -12,7 +12,7 @@ export const DOCUMENT_NOT_PDF = 'Please upload a PDF file';
 export const NO_FILE_UPLOADED = 'No file uploaded - Please upload a file before creating the document.';
 
 /** File names are shown and used as the download name: at most this many characters. */
-export const DOCUMENT_FILE_NAME_MAX = 255;
+const DOCUMENT_FILE_NAME_MAX = 255;
 
 /** SPEC 5: displayOrder is a number of at least 0, default 0; a non-numeric value becomes 0. */
 const documentDisplayOrder = z.preprocess((value) => {
@@ -25,7 +25,7 @@ const documentDisplayOrder = z.preprocess((value) => {
  * The document's own fields (SPEC 5 "Document form"): what the upload dialog and the edit dialog
  * (SPEC 2.15 Documents tab, metadata only) both send.
  */
-export const documentFieldsSchema = z.object({
+const documentFieldsSchema = z.object({
   title: requiredText('Title is required'),
   description: optionalText(LIMITS.mediumText),
   category: z.enum(DOCUMENT_CATEGORIES, { error: 'Category is required' }),
@@ -62,8 +62,8 @@ export function cleanFileName(raw: string | null | undefined, fallback = 'docume
     .replace(UNSAFE_NAME_CHARS, '')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/^[.\s]+/, '');
-  name = name.replace(/\.pdf$/i, '').replace(/[.\s]+$/, '');
+    .replace(/\.pdf$/i, '')
+    .replace(/^[.\s]+|[.\s]+$/g, '');
   if (!name) name = fallback.replace(UNSAFE_NAME_CHARS, '').trim() || 'document';
   return `${name.slice(0, DOCUMENT_FILE_NAME_MAX - 4)}.pdf`;
 }

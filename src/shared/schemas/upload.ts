@@ -11,7 +11,7 @@ export const IMAGE_MESSAGES = {
  * The last segment of an image URL the server made: the first 32 hex digits of the SHA-256 of the
  * stored bytes and the extension it chose (SPEC 7, DELETE /api/upload/image).
  */
-export const IMAGE_FILENAME = /^[a-f0-9]{32}\.(?:jpg|png|gif|webp|svg)$/;
+const IMAGE_FILENAME = /^[a-f0-9]{32}\.(?:jpg|png|gif|webp|svg)$/;
 
 export const imageDeleteSchema = z.object({
   filename: z.string().max(200).regex(IMAGE_FILENAME, 'Invalid image file name'),

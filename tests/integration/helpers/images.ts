@@ -9,7 +9,7 @@ import type { TestServer } from './server';
 
 /* Images made in memory for the upload tests, and the tests both storage drivers must pass. */
 
-export const MB5 = 5 * 1024 * 1024;
+const MB5 = 5 * 1024 * 1024;
 
 export function solid(width: number, height: number) {
   return sharp({ create: { width, height, channels: 3, background: '#2a7f62' } });
@@ -19,7 +19,7 @@ export function solid(width: number, height: number) {
  * A valid PNG of exactly `total` bytes: a private ancillary chunk (`prVt`, which decoders skip)
  * before IEND fills the gap. This is how the 5 MB limit is tested at the byte.
  */
-export async function pngOfSize(total: number): Promise<Buffer> {
+async function pngOfSize(total: number): Promise<Buffer> {
   const png = await solid(32, 32).png().toBuffer();
   const iend = png.subarray(png.length - 12);
   const dataLength = total - png.length - 12;
@@ -33,7 +33,7 @@ export async function pngOfSize(total: number): Promise<Buffer> {
 }
 
 /** A minimal PDF: refused whatever it is called. */
-export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
 export const CLEAN_SVG =
   '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="60" viewBox="0 0 120 60">' +
@@ -182,6 +182,20 @@ export function imageUploadSuite(o: ImageSuiteOptions): () => AdminTestContext {
       const res = await post(uploadForm([{ bytes: Buffer.alloc(6.5 * 1024 * 1024, 1), name: 'huge.png' }]));
       expect(res.status).toBe(413);
       expect((await res.json()).message).toBe(IMAGE_MESSAGES.tooLarge);
+    });
+
+    it('stops a chunked body (no Content-Length) at the cap with the same message', async () => {
+      const form = uploadForm([{ bytes: Buffer.alloc(6.5 * 1024 * 1024, 1), name: 'huge.png' }]);
+      const encoded = new Response(form);
+      const res = await ctx.s.request('/api/upload/image', {
+        method: 'POST',
+        cookie: ctx.admin,
+        headers: { origin: ctx.s.url, 'content-type': encoded.headers.get('content-type')! },
+        body: encoded.body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ success: false, message: IMAGE_MESSAGES.tooLarge });
     });
 
     it('drops EXIF and GPS from a JPEG and turns it upright', async () => {
