@@ -5,7 +5,7 @@ import { Button } from '#components/ui/button.tsx';
 import { Dialog } from '#components/ui/dialog.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { DOCUMENT_CATEGORIES, DOCUMENT_CATEGORY_LABELS, LIMITS } from '#shared/constants.ts';
-import { DOCUMENT_MAX_MB, DOCUMENT_NOT_PDF, DOCUMENT_TOO_LARGE, NO_FILE_UPLOADED, documentFieldsSchema } from '#shared/schemas/document.ts';
+import { DOCUMENT_NOT_PDF, DOCUMENT_TOO_LARGE, NO_FILE_UPLOADED, documentSchema } from '#shared/schemas/document.ts';
 import { fileSizeMb } from '#lib/format.ts';
 import {
   DocumentUploadError,
@@ -30,6 +30,10 @@ const FIELDS: FieldSpec[] = [
   { name: 'displayOrder', label: 'Display order', kind: 'number' },
   { name: 'isActive', label: 'Active (shown on the website)', kind: 'switch' },
 ];
+
+/** The form edits the document's own fields; the file's details come from the upload. */
+const formSchema = documentSchema.pick({ title: true, description: true, category: true, isActive: true, displayOrder: true });
+const MAX_MB = LIMITS.documentMaxBytes / (1024 * 1024);
 
 /** SPEC 5: 'No file uploaded - Please upload a file before creating the document.' as a toast's title and text. */
 const [NO_FILE_TITLE, NO_FILE_TEXT] = NO_FILE_UPLOADED.split(' - ') as [string, string];
@@ -57,7 +61,7 @@ export function DocumentDialog({ document, onClose }: Props) {
       {document !== null && (
         <SchemaForm
           key={current ? `${current.id}-${current.version}` : 'new'}
-          schema={documentFieldsSchema as unknown as z.ZodType<FieldValues, FieldValues>}
+          schema={formSchema as unknown as z.ZodType<FieldValues, FieldValues>}
           fields={FIELDS}
           defaultValues={{
             title: current?.title ?? '',
@@ -138,7 +142,7 @@ function PdfUpload({
     <div className="space-y-2 rounded-md border-2 border-dashed border-slate-400 p-4">
       <p className="text-sm font-medium text-ink">PDF file</p>
       <p className="text-xs text-muted" id="document-file-help">
-        One PDF, up to {DOCUMENT_MAX_MB}MB.
+        One PDF, up to {MAX_MB}MB.
       </p>
       <Button size="sm" onClick={() => input.current?.click()} disabled={progress !== null} aria-describedby="document-file-help">
         {uploaded ? 'Replace PDF' : 'Choose PDF'}
