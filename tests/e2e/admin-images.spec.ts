@@ -127,6 +127,51 @@ test('[ADMIN][IMAGES]: a file over 5MB or of another type is refused before uplo
   expect(uploads).toBe(0);
 });
 
+test('[ADMIN][IMAGES]: a failed upload reverts to the previous image; removing an upload deletes it on the server', async ({ page }) => {
+  const { picker } = await editHeader(page);
+  const before = (await picker.getByRole('img').getAttribute('src'))!;
+  const input = picker.locator('input[type="file"]');
+  const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#0f766e' } })
+    .png()
+    .toBuffer();
+  const file = { name: 'badge.png', mimeType: 'image/png', buffer: png };
+
+  await page.route('**/api/upload/image', (route) =>
+    route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { success: false, message: 'Disk full' } }) : route.fallback(),
+  );
+  await input.setInputFiles(file);
+  await expect(picker.getByRole('alert')).toHaveText('Server error: Disk full');
+  await expect(toast(page)).toContainText('Upload failed');
+  await expect(picker.getByRole('img')).toHaveAttribute('src', before);
+
+  await page.unroute('**/api/upload/image');
+  await page.route('**/api/upload/image', (route) => (route.request().method() === 'POST' ? route.abort() : route.fallback()));
+  await input.setInputFiles(file);
+  await expect(picker.getByRole('alert')).toHaveText('Network error occurred. Please check your internet connection and try again.');
+  await expect(picker.getByRole('img')).toHaveAttribute('src', before);
+  await page.unroute('**/api/upload/image');
+
+  // A real upload, then Remove: DELETE names the file by the last segment of its path.
+  await input.setInputFiles(file);
+  await expect(picker.getByRole('img')).toHaveAttribute('src', /\/uploads\//);
+  const uploaded = (await picker.getByRole('img').getAttribute('src'))!;
+  const deletion = page.waitForRequest((r) => r.url().endsWith('/api/upload/image') && r.method() === 'DELETE');
+  await picker.getByRole('button', { name: 'Remove image' }).click();
+  expect((await deletion).postDataJSON()).toEqual({ filename: uploaded.split('/').pop() });
+  await expect(picker.getByRole('img')).toHaveCount(0);
+
+  // A deletion the server fails still clears the image here.
+  await input.setInputFiles(file);
+  await expect(picker.getByRole('img')).toHaveAttribute('src', /\/uploads\//);
+  await page.route('**/api/upload/image', (route) =>
+    route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: { success: false, message: 'No' } }) : route.fallback(),
+  );
+  await picker.getByRole('button', { name: 'Remove image' }).click();
+  await expect(toast(page)).toContainText('Error removing image');
+  await expect(toast(page)).toContainText('Failed to delete the image from server');
+  await expect(picker.getByRole('img')).toHaveCount(0);
+});
+
 test('[ADMIN][IMAGES]: the picker works from the keyboard alone', async ({ page, baseURL }) => {
   const { card, picker } = await editHeader(page);
   // From the subtitle, Tab reaches the picker's controls in reading order.
