@@ -188,10 +188,10 @@ export function ImagePicker({
     onUrlChange(next);
   };
 
-  const fail = (message: string) => {
+  /** An upload that failed: the message here and in a toast; `finally` below drops the local preview. */
+  const failUpload = (message: string) => {
     setError(message);
-    setProgress(null);
-    setPending(null);
+    toast({ ...rules.text.failedToast, description: rules.text.failedToast.description ?? message, variant: 'destructive' });
   };
 
   const accepts = (file: File) => rules.types.some((t) => (t.endsWith('/') ? file.type.startsWith(t) : file.type === t));
@@ -211,18 +211,12 @@ export function ImagePicker({
     try {
       const answer = await uploadImage(file, setProgress);
       if (answer.status < 200 || answer.status >= 300 || !answer.body.success || !answer.body.url) {
-        const message = rules.text.refused(answer);
-        fail(message);
-        toast({ ...rules.text.failedToast, description: rules.text.failedToast.description ?? message, variant: 'destructive' });
-        return;
+        return failUpload(rules.text.refused(answer));
       }
-      setProgress(100);
       setImage(answer.body.url);
       toast({ title: IMAGE_MESSAGES.uploaded });
     } catch (err) {
-      const message = err instanceof NetworkError ? NETWORK : 'Failed to upload image';
-      fail(message);
-      toast({ ...rules.text.failedToast, description: rules.text.failedToast.description ?? message, variant: 'destructive' });
+      failUpload(err instanceof NetworkError ? NETWORK : 'Failed to upload image');
     } finally {
       setProgress(null);
       setPending(null);
