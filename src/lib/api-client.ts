@@ -42,7 +42,7 @@ export const api = {
   post: <T>(url: string, body?: unknown) => apiRequest<T>('POST', url, body ?? {}),
   patch: <T>(url: string, body: unknown) => apiRequest<T>('PATCH', url, body),
   put: <T>(url: string, body: unknown) => apiRequest<T>('PUT', url, body),
-  delete: <T>(url: string) => apiRequest<T>('DELETE', url),
+  delete: <T>(url: string, body?: unknown) => apiRequest<T>('DELETE', url, body),
 };
 
 /** A message for a toast: the server's message when there is one. */

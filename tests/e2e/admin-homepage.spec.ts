@@ -3,15 +3,18 @@ import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/a
 // Several saves and refetches per test on a 2-core machine shared with rebuilds: triple the timeout.
 test.slow();
 
-test('[ADMIN][HOMEPAGE]: header content: validation message, then an edit saved and shown', async ({ page }) => {
+test('[ADMIN][HOMEPAGE]: header content: validation message, then an edit saved and shown', async ({ page, baseURL }) => {
   await openTab(page, 'Homepage');
   const card = page.getByRole('region', { name: 'Header Content' });
   const original = await (await page.request.get('/api/content/header/active')).json();
   await card.getByRole('button', { name: 'Edit Header Content' }).click();
-  await card.getByLabel('Dark mode logo URL').fill('');
+  const darkLogo = card.getByRole('group', { name: 'Dark mode logo' });
+  await darkLogo.getByRole('button', { name: 'Remove image' }).click();
   await card.getByRole('button', { name: 'Save Changes' }).click();
   await expect(card.getByText('Dark mode logo URL is required')).toBeVisible();
-  await card.getByLabel('Dark mode logo URL').fill('/images/logo.svg');
+  await darkLogo.getByLabel('or paste a URL').fill(`${baseURL}/images/logo.svg`);
+  await darkLogo.getByRole('button', { name: 'Add' }).click();
+  await expect(darkLogo.getByRole('img')).toHaveAttribute('src', `${baseURL}/images/logo.svg`);
   await card.getByRole('button', { name: 'Suggested background 2' }).click();
   await card.getByLabel('Box heading (optional)').fill('Trusted by agencies');
   await card.getByRole('button', { name: 'Save Changes' }).click();
@@ -59,12 +62,17 @@ test('[ADMIN][HOMEPAGE]: feature cards: add, edit, delete with confirmation', as
   const title = `Card ${unique()}`;
   await dialog.getByLabel('Title').fill(title);
   await dialog.getByLabel('Description').fill('A card made by the e2e test.');
-  await dialog.getByLabel('Icon').fill('award');
+  // Home cards pick from the service icons; the icon's name is stored.
+  await dialog.getByLabel('Icon').selectOption({ label: 'Shield' });
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(toast(page)).toContainText('Feature created');
   await expect(dialog).toBeHidden();
   const row = card.getByRole('row').filter({ hasText: title });
   await expect(row).toBeVisible();
+  const stored = ((await (await page.request.get('/api/features')).json()) as { title: string; icon: string }[]).find(
+    (f) => f.title === title,
+  );
+  expect(stored?.icon).toBe('shield');
 
   await row.getByRole('button', { name: `Edit ${title}` }).click();
   const edit = page.getByRole('dialog', { name: 'Edit Feature' });

@@ -11,7 +11,7 @@ test('[ADMIN][SERVICES]: add a service (validation first), edit it, delete it wi
   await expect(card.getByText('Service name is required')).toBeVisible();
   await expect(card.getByText('Description is required')).toBeVisible();
   await expect(card.getByText('Icon is required')).toBeVisible();
-  await expect(card.getByText('Recommended image size 1000x600.')).toBeVisible();
+  await expect(card.getByText('Recommended size 1000x600.')).toBeVisible();
 
   const title = `Bid Support ${unique()}`;
   await card.getByLabel('Service name').fill(title);

@@ -7,7 +7,7 @@ anon('[ADMIN][SHELL]: signed out, /admin redirects to /auth', async ({ page }) =
   await expect(page).toHaveURL(/\/auth$/);
 });
 
-test('[ADMIN][SHELL]: header badge, the eight tabs, honest notes on tabs not built yet', async ({ page }) => {
+test('[ADMIN][SHELL]: header badge and the eight tabs', async ({ page }) => {
   await page.goto('/admin');
   await expect(page.getByText('admin (Admin)')).toBeVisible();
   const tabs = page.getByRole('tablist', { name: 'Back office sections' }).getByRole('tab');

@@ -10,7 +10,7 @@ import { useAdminMutation } from './mutation';
 /** A generic content block as the API answers it. */
 export type ContentBlock = Versioned &
   Required<Pick<ContentBlockValues, 'title' | 'content'>> & {
-    [K in 'buttonText' | 'backgroundImage' | 'imageUrl']-?: Exclude<ContentBlockValues[K], undefined>;
+    [K in 'buttonText' | 'backgroundImage' | 'imageUrl' | 'imageAlt']-?: Exclude<ContentBlockValues[K], undefined>;
   } & { section: string; isActive: boolean };
 /** The header as the API answers it (`active` is only an alias the server accepts on input). */
 export type HeaderContent = Omit<Stored<typeof headerSchema>, 'active' | 'isActive'> & { isActive: boolean };

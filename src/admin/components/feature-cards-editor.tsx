@@ -8,6 +8,7 @@ import { Dialog } from '#components/ui/dialog.tsx';
 import type { FeatureSection } from '#shared/constants.ts';
 import { DEFAULT_ABOUT_ICON, featureCreateSchema } from '#shared/schemas/feature.ts';
 import { featuresQuery, useDeleteFeature, useSaveFeature, type Feature } from '../api/features';
+import { iconField } from './icon-field';
 import { EditorCard, LoadError, LoadingRows } from './load-state';
 import { DeleteConfirm, RowActions, saveFormProps } from './row-actions';
 import { SchemaForm, type FieldSpec } from './schema-form';
@@ -19,6 +20,9 @@ const FIELDS: FieldSpec[] = [
   { name: 'displayOrder', label: 'Display order', kind: 'number' },
   { name: 'isActive', label: 'Active (shown on the website)', kind: 'switch' },
 ];
+
+/** About cards keep an icon-font class (SPEC 3); home cards pick from the service icons. */
+const ABOUT_ICON_HELP = `An icon-font class, e.g. ${DEFAULT_ABOUT_ICON}`;
 
 interface Props {
   section: FeatureSection;
@@ -35,7 +39,6 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
   const [deleting, setDeleting] = useState<Feature | null>(null);
   const schema = featureCreateSchema(section).omit({ section: true }) as unknown as z.ZodType<FieldValues, FieldValues>;
   const current = editing === 'new' ? undefined : (editing ?? undefined);
-  const iconHelp = section === 'about' ? `An icon-font class, e.g. ${DEFAULT_ABOUT_ICON}` : 'An icon name, e.g. award';
 
   let body;
   if (query.isPending) body = <LoadingRows label={`Loading ${title}`} />;
@@ -90,7 +93,9 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
         {editing !== null && (
           <SchemaForm
             schema={schema}
-            fields={FIELDS.map((f) => (f.name === 'icon' ? { ...f, help: iconHelp } : f))}
+            fields={FIELDS.map((f) =>
+              f.name !== 'icon' ? f : section === 'about' ? { ...f, help: ABOUT_ICON_HELP } : iconField(current?.icon),
+            )}
             defaultValues={{
               title: current?.title ?? '',
               description: current?.description ?? '',

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useRef } from 'react';
-import { Controller, useForm, type FieldValues, type Resolver } from 'react-hook-form';
+import { useId, useRef, type ReactNode } from 'react';
+import { Controller, useForm, type Control, type FieldValues, type Resolver, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
@@ -8,16 +8,23 @@ import { Select, type SelectOption } from '#components/ui/select.tsx';
 import { Switch } from '#components/ui/switch.tsx';
 import { Textarea } from '#components/ui/textarea.tsx';
 import { normalizeSlug, slugFromTitle } from '#shared/schemas/insight.ts';
+import { ImagePicker, type ImagePickerVariant } from './image-picker';
 
 export interface FieldSpec {
   name: string;
   label: string;
-  kind?: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'slug';
+  kind?: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'slug' | 'image';
   rows?: number;
   options?: readonly SelectOption[];
   help?: string;
-  /** Values offered as one-click choices below the field (e.g. suggested backgrounds). */
+  /** kind 'image': images offered as one-click choices (e.g. suggested backgrounds). */
   suggestions?: readonly { label: string; value: string }[];
+  /** kind 'image': the field holding the image's alt text (none: no alt field, e.g. logos). */
+  altName?: string;
+  /** kind 'image': which picker (SPEC 2.16 full, the simple uploader, the About uploader). */
+  variant?: ImagePickerVariant;
+  /** kind 'image': marked required in its legend. */
+  required?: boolean;
 }
 
 interface SchemaFormProps {
@@ -31,13 +38,15 @@ interface SchemaFormProps {
   submitLabel: string;
   /** A new record: the slug follows the title until edited by hand. */
   isCreate?: boolean;
+  /** Rendered above the fields, with the form (e.g. a file upload that fills the title). */
+  before?: (form: UseFormReturn<FieldValues>) => ReactNode;
 }
 
 /**
  * A react-hook-form form over a shared zod schema: labels tied to inputs, the schema's message
  * under each invalid field, the fieldset disabled while saving.
  */
-export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, submitLabel, isCreate }: SchemaFormProps) {
+export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, submitLabel, isCreate, before }: SchemaFormProps) {
   const prefix = useId();
   const form = useForm<FieldValues>({
     resolver: zodResolver(schema as never) as Resolver<FieldValues>,
@@ -56,12 +65,16 @@ export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, 
   return (
     <form noValidate onSubmit={submit}>
       <fieldset disabled={formState.isSubmitting} className="space-y-4">
+        {before?.(form)}
         {fields.map((field) => {
           const id = `${prefix}-${field.name}`;
           const error = formState.errors[field.name]?.message as string | undefined;
           const describedBy = [error && `${id}-error`, field.help && `${id}-help`].filter(Boolean).join(' ') || undefined;
           const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy };
           let control_: React.ReactNode;
+          if (field.kind === 'image') {
+            return <ImageFormField key={field.name} control={control} field={field} error={error} />;
+          }
           if (field.kind === 'switch') {
             control_ = (
               <Controller
@@ -119,20 +132,6 @@ export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, 
                   {field.help}
                 </p>
               )}
-              {field.suggestions && (
-                <div className="mt-2 flex flex-wrap gap-2">
-                  {field.suggestions.map((s) => (
-                    <Button
-                      key={s.value}
-                      size="sm"
-                      variant="secondary"
-                      onClick={() => setValue(field.name, s.value, { shouldDirty: true })}
-                    >
-                      {s.label}
-                    </Button>
-                  ))}
-                </div>
-              )}
               {error && (
                 <p id={`${id}-error`} className="mt-1 text-sm text-danger">
                   {error}
@@ -151,5 +150,37 @@ export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, 
         </div>
       </fieldset>
     </form>
+  );
+}
+
+/** An image field: the picker bound to the URL field and, when the field has one, its alt text field. */
+function ImageFormField({ control, field, error }: { control: Control<FieldValues>; field: FieldSpec; error?: string }) {
+  const picker = (alt?: { value: string; onChange: (v: string) => void }) => (
+    <Controller
+      control={control}
+      name={field.name}
+      render={({ field: f }) => (
+        <ImagePicker
+          label={field.label}
+          description={field.help}
+          required={field.required}
+          variant={field.variant}
+          error={error}
+          suggestions={field.suggestions}
+          url={(f.value as string | null) ?? ''}
+          onUrlChange={f.onChange}
+          alt={alt?.value}
+          onAltChange={alt?.onChange}
+        />
+      )}
+    />
+  );
+  if (!field.altName) return picker();
+  return (
+    <Controller
+      control={control}
+      name={field.altName}
+      render={({ field: a }) => picker({ value: (a.value as string | null) ?? '', onChange: a.onChange })}
+    />
   );
 }

@@ -30,12 +30,26 @@ export function AboutTab() {
               { name: 'title', label: 'Title' },
               { name: 'subtitle', label: 'Subtitle', kind: 'textarea', rows: 2 },
               { name: 'content', label: 'Content', kind: 'textarea', rows: 8 },
-              { name: 'imageUrl', label: 'About image URL (optional)' },
+              {
+                name: 'imageUrl',
+                label: 'About image (optional)',
+                kind: 'image',
+                variant: 'about',
+                altName: 'imageAlt',
+                help: 'PNG or JPG, under 5MB.',
+              },
               ACTIVE_FIELD,
             ]}
             toForm={(b) => {
               const { subtitle, body } = splitAbout(b?.content ?? '');
-              return { title: b?.title ?? '', subtitle, content: body, imageUrl: b?.imageUrl ?? '', isActive: b?.isActive ?? true };
+              return {
+                title: b?.title ?? '',
+                subtitle,
+                content: body,
+                imageUrl: b?.imageUrl ?? '',
+                imageAlt: b?.imageAlt ?? '',
+                isActive: b?.isActive ?? true,
+              };
             }}
             view={(b) => {
               const { subtitle, body } = splitAbout(b.content);
@@ -44,6 +58,7 @@ export function AboutTab() {
                 { label: 'Subtitle', value: subtitle },
                 { label: 'Content', value: body },
                 { label: 'About image', value: b.imageUrl },
+                { label: 'About image alt text', value: b.imageAlt },
               ];
             }}
             success="Content updated"
@@ -58,13 +73,21 @@ export function AboutTab() {
             fields={[
               { name: 'title', label: 'Title' },
               { name: 'content', label: 'Mission statement', kind: 'textarea', rows: 5 },
-              { name: 'imageUrl', label: 'Mission image URL (optional)' },
+              {
+                name: 'imageUrl',
+                label: 'Mission image (optional)',
+                kind: 'image',
+                variant: 'about',
+                altName: 'imageAlt',
+                help: 'PNG or JPG, under 5MB.',
+              },
               ACTIVE_FIELD,
             ]}
             toForm={(b) => ({
               title: b?.title ?? 'Our Mission',
               content: b?.content ?? '',
               imageUrl: b?.imageUrl ?? '',
+              imageAlt: b?.imageAlt ?? '',
               isActive: b?.isActive ?? true,
             })}
             success="Mission statement updated"

@@ -23,7 +23,7 @@ const FIELDS: FieldSpec[] = [
   { name: 'readMinutes', label: 'Read time (minutes)', kind: 'number' },
   { name: 'authorName', label: 'Author name' },
   { name: 'authorTitle', label: 'Author title' },
-  { name: 'featuredImage', label: 'Featured image URL (optional)' },
+  { name: 'featuredImage', label: 'Featured image (optional)', kind: 'image', altName: 'featuredImageAlt' },
   { name: 'tags', label: 'Tags (comma-separated)' },
   { name: 'isPublished', label: 'Published', kind: 'switch' },
 ];
@@ -59,6 +59,7 @@ export function InsightFormDialog({ insight, onClose }: Props) {
             authorName: current?.authorName ?? '',
             authorTitle: current?.authorTitle ?? '',
             featuredImage: current?.featuredImage ?? '',
+            featuredImageAlt: current?.featuredImageAlt ?? '',
             tags: current?.tags.join(', ') ?? '',
             isPublished: current?.isPublished ?? false,
           }}

@@ -11,12 +11,16 @@ const FIELDS: FieldSpec[] = [
   { name: 'subtitle', label: 'Subtitle', kind: 'textarea', rows: 3 },
   {
     name: 'backgroundImage',
-    label: 'Background image URL',
+    label: 'Background image',
+    kind: 'image',
+    altName: 'backgroundImageAlt',
+    required: true,
     help: 'Suggested size 1920x1000.',
     suggestions: SUGGESTED_BACKGROUNDS.map((value, i) => ({ value, label: `Suggested background ${i + 1}` })),
   },
-  { name: 'logoLight', label: 'Light mode logo URL' },
-  { name: 'logoDark', label: 'Dark mode logo URL' },
+  // The logos have no alt field: their alt text is the company name.
+  { name: 'logoLight', label: 'Light mode logo', kind: 'image', required: true },
+  { name: 'logoDark', label: 'Dark mode logo', kind: 'image', required: true },
   { name: 'boxHeading', label: 'Box heading (optional)' },
   { name: 'boxContent', label: 'Box content (optional, shown only with a heading)', kind: 'textarea', rows: 2 },
 ];
@@ -35,13 +39,16 @@ export function HeaderEditor() {
       query={query}
       schema={headerSchema as unknown as z.ZodType<FieldValues, FieldValues>}
       fields={FIELDS}
-      toForm={(h) => Object.fromEntries(FIELDS.map((f) => [f.name, h?.[f.name as keyof HeaderContent] ?? '']))}
+      toForm={(h) =>
+        Object.fromEntries([...FIELDS.map((f) => f.name), 'backgroundImageAlt'].map((n) => [n, h?.[n as keyof HeaderContent] ?? '']))
+      }
       view={(h) => [
         { label: 'Title', value: h.title },
         { label: 'Subtitle', value: h.subtitle },
         { label: 'Light logo', value: h.logoLight },
         { label: 'Dark logo', value: h.logoDark },
         { label: 'Background', value: h.backgroundImage },
+        { label: 'Background alt text', value: h.backgroundImageAlt },
         { label: 'Box heading', value: h.boxHeading },
         { label: 'Box content', value: h.boxContent },
       ]}

@@ -4,23 +4,19 @@ import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
-import { SERVICE_ICONS, SERVICE_ICON_LABELS } from '#shared/constants.ts';
+import { SERVICE_ICON_LABELS } from '#shared/constants.ts';
 import { serviceSchema } from '#shared/schemas/service.ts';
 import { servicesQuery, useDeleteService, useSaveService, type Service } from '../../api/services';
 import { EditorCard, LoadError, LoadingRows } from '../../components/load-state';
+import { iconField } from '../../components/icon-field';
 import { DeleteConfirm, RowActions, saveFormProps } from '../../components/row-actions';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';
 
-const FIELDS: FieldSpec[] = [
+const fields = (current: Service | undefined): FieldSpec[] => [
   { name: 'title', label: 'Service name' },
   { name: 'description', label: 'Description', kind: 'textarea', rows: 3 },
-  {
-    name: 'icon',
-    label: 'Icon',
-    kind: 'select',
-    options: [{ value: '', label: 'Choose an icon' }, ...SERVICE_ICONS.map((i) => ({ value: i, label: SERVICE_ICON_LABELS[i] }))],
-  },
-  { name: 'imageSrc', label: 'Image URL (optional)', help: 'Recommended image size 1000x600.' },
+  iconField(current?.icon),
+  { name: 'imageSrc', label: 'Service image (optional)', kind: 'image', altName: 'imageAlt', help: 'Recommended size 1000x600.' },
   { name: 'detailedDescription', label: 'Detailed description (optional)', kind: 'textarea', rows: 5 },
   { name: 'displayOrder', label: 'Display order', kind: 'number' },
   { name: 'isActive', label: 'Active (shown on the website)', kind: 'switch' },
@@ -46,12 +42,13 @@ export function ServiceList() {
         <SchemaForm
           key={current ? `${current.id}-${current.version}` : 'new'}
           schema={serviceSchema as unknown as z.ZodType<FieldValues, FieldValues>}
-          fields={FIELDS}
+          fields={fields(current)}
           defaultValues={{
             title: current?.title ?? '',
             description: current?.description ?? '',
             icon: current?.icon ?? '',
             imageSrc: current?.imageSrc ?? '',
+            imageAlt: current?.imageAlt ?? '',
             detailedDescription: current?.detailedDescription ?? '',
             displayOrder: current?.displayOrder ?? sorted.length,
             isActive: current?.isActive ?? true,

@@ -12,7 +12,6 @@ export function ServicesTab() {
         fields={[
           { name: 'title', label: 'Title' },
           { name: 'content', label: 'Description', kind: 'textarea', rows: 3 },
-          { name: 'backgroundImage', label: 'Background image URL (optional)' },
         ]}
         success="Content updated"
         failure={(isCreate, err) =>

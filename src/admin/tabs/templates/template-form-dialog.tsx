@@ -13,6 +13,7 @@ import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
 import { SITE } from '#shared/site-config.ts';
 import { FONT_LABELS, emailTemplateSchema, type EmailTemplateInput, type EmailTemplateValues } from '#shared/schemas/email-template.ts';
 import { useSaveTemplate, useSendTestEmail, type EmailTemplate } from '../../api/email-templates';
+import { ImagePicker } from '../../components/image-picker';
 
 export const TYPE_LABELS = { contact_notification: 'Contact notification', contact_response: 'Contact response' } as const;
 
@@ -94,7 +95,7 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
         {f.error}
       </p>
     ) : null;
-  const text = (name: keyof EmailTemplateInput, label: string, opts: { type?: string; help?: string } = {}) => {
+  const text = (name: keyof EmailTemplateInput, label: string, opts: { type?: string } = {}) => {
     const f = field(name);
     return (
       <div>
@@ -102,7 +103,6 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
           {label}
         </label>
         <Input {...f.props} type={opts.type ?? 'text'} {...register(name)} />
-        {opts.help && <p className="mt-1 text-xs text-muted">{opts.help}</p>}
         {errorText(f)}
       </div>
     );
@@ -161,9 +161,20 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
             />
             {errorText(field('fontFamily'))}
           </div>
-          {text('companyLogo', 'Company logo URL (optional)', {
-            help: 'An https:// image address, or a path on this site such as /uploads/logo.png.',
-          })}
+          <Controller
+            control={control}
+            name="companyLogo"
+            render={({ field: f }) => (
+              <ImagePicker
+                variant="simple"
+                label="Company logo (optional)"
+                description="Shown at the top of the e-mail; its alt text is the company name."
+                url={f.value ?? ''}
+                onUrlChange={f.onChange}
+                error={field('companyLogo').error}
+              />
+            )}
+          />
           <div>
             <label htmlFor={field('footerText').id} className="mb-1 block text-sm font-medium text-ink">
               Footer text

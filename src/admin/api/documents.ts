@@ -1,0 +1,102 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '#lib/api-client.ts';
+import type { DocumentCategory } from '#shared/constants.ts';
+import type { DocumentUploadResult, DocumentUploadSlot } from '#shared/responses.ts';
+import type { Versioned } from '#shared/schemas/stored.ts';
+import { useAdminMutation } from './mutation';
+import { sendWithProgress } from './upload';
+
+/** A document as GET /api/documents answers it (SPEC 3 "Document"). */
+export interface AdminDocument extends Versioned {
+  title: string;
+  description: string | null;
+  category: DocumentCategory;
+  isActive: boolean;
+  displayOrder: number;
+  filePath: string;
+  fileName: string;
+  fileSize: number | null;
+  fileType: string | null;
+  createdAt: string;
+}
+
+/** The stored file a new document points to: what the upload answered. */
+export interface UploadedFile {
+  filePath: string;
+  fileName: string;
+  fileSize: number;
+  fileType: string;
+}
+
+const documentKeys = { list: ['documents'] as const };
+
+/** Every document, inactive ones too (an administrator's GET /api/documents). */
+export const documentsQuery = queryOptions({
+  queryKey: documentKeys.list,
+  queryFn: () => api.get<AdminDocument[]>('/api/documents'),
+});
+
+type Metadata = Record<string, unknown>;
+
+export function useCreateDocument() {
+  return useAdminMutation<Metadata & UploadedFile, AdminDocument>({
+    mutationFn: (values) => api.post<AdminDocument>('/api/documents', values),
+    invalidate: [documentKeys.list],
+    success: 'Document created',
+    failure: 'Error creating document',
+  });
+}
+
+export function useUpdateDocument() {
+  return useAdminMutation<{ id: number; version: number; values: Metadata }, AdminDocument>({
+    mutationFn: ({ id, version, values }) => api.put<AdminDocument>(`/api/documents/${id}`, { ...values, version }),
+    invalidate: [documentKeys.list],
+    success: 'Document updated',
+    failure: 'Error updating document',
+  });
+}
+
+export function useDeleteDocument() {
+  return useAdminMutation<number>({
+    mutationFn: (id) => api.delete(`/api/documents/${id}`),
+    invalidate: [documentKeys.list],
+    success: 'Document deleted',
+    failure: 'Error deleting document',
+  });
+}
+
+/** Why an upload failed: no upload URL, or the PUT was refused (with the server's message). */
+export class DocumentUploadError extends Error {
+  constructor(
+    readonly stage: 'url' | 'put',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DocumentUploadError';
+  }
+}
+
+/**
+ * SPEC 4 upload flow: obtain an upload URL, then PUT the PDF's bytes to it with XMLHttpRequest so
+ * `onProgress` follows the transfer. Resolves with the stored file's details.
+ */
+export async function uploadDocumentFile(file: File, onProgress: (percent: number) => void): Promise<UploadedFile> {
+  let uploadURL: string;
+  try {
+    ({ uploadURL } = await api.post<DocumentUploadSlot>('/api/documents/upload'));
+  } catch {
+    throw new DocumentUploadError('url', 'Failed to get upload URL');
+  }
+  const answer = await sendWithProgress<DocumentUploadResult>({
+    method: 'PUT',
+    url: uploadURL,
+    body: file,
+    contentType: 'application/pdf',
+    onProgress,
+  }).catch(() => {
+    throw new DocumentUploadError('put', '');
+  });
+  const { status, body } = answer;
+  if (status < 200 || status >= 300 || !body.url) throw new DocumentUploadError('put', body.message ?? '');
+  return { filePath: body.url, fileName: file.name, fileSize: body.fileSize ?? file.size, fileType: 'application/pdf' };
+}

@@ -1,0 +1,253 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import sharp from 'sharp';
+import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/admin';
+
+// Uploads, saves and a rebuild on a 2-core machine shared with other work: triple the timeout.
+test.slow();
+
+/** A 1920x1000 photo-like JPEG (noise does not compress, so the upload takes measurable time). */
+async function backgroundJpeg(): Promise<Buffer> {
+  return sharp({
+    create: { width: 1920, height: 1000, channels: 3, background: '#336699', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+  })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+async function editHeader(page: Page) {
+  await openTab(page, 'Homepage');
+  const card = page.getByRole('region', { name: 'Header Content' });
+  await card.getByRole('button', { name: 'Edit Header Content' }).click();
+  return { card, picker: card.getByRole('group', { name: 'Background image' }) };
+}
+
+/** Records every value the picker's progress bar takes. */
+async function watchProgress(page: Page) {
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+    new MutationObserver(() => {
+      const bar = document.querySelector('[role="progressbar"]');
+      const value = Number(bar?.getAttribute('aria-valuenow'));
+      if (bar && seen.at(-1) !== value) seen.push(value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+  });
+  return () => page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+}
+
+test('[ADMIN][IMAGES]: a header background uploaded with progress and alt text is saved and shown on the home page', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(400_000);
+  const original = await (await page.request.get('/api/content/header/active')).json();
+  const { card, picker } = await editHeader(page);
+  const alt = `Federal buyers meeting ${unique()}`;
+  await picker.getByLabel('Alt text').fill('');
+
+  // A slow uplink so the progress bar has time to move.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
+  const progress = await watchProgress(page);
+  const chooser = page.waitForEvent('filechooser');
+  await picker.getByRole('button', { name: 'Select Image' }).click();
+  await (await chooser).setFiles({ name: 'federal-buyers.jpg', mimeType: 'image/jpeg', buffer: await backgroundJpeg() });
+  await expect(picker.getByRole('progressbar')).toBeVisible();
+  await expect(toast(page)).toContainText('Image uploaded successfully', { timeout: 30_000 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  const values = await progress();
+  expect(
+    values.some((v) => v > 0 && v < 100),
+    `progress values ${values.join(',')}`,
+  ).toBe(true);
+
+  // The new image is previewed and, its alt text being empty, the alt field has the focus.
+  const preview = picker.getByRole('img');
+  await expect(preview).toHaveAttribute('src', /\/uploads\//);
+  const url = (await preview.getAttribute('src'))!;
+  await expect(picker.getByLabel('Alt text')).toBeFocused();
+  await page.keyboard.type(alt);
+  await card.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(toast(page)).toContainText('Header updated');
+  const saved = await (await page.request.get('/api/content/header/active')).json();
+  expect(saved.backgroundImage).toBe(url);
+  expect(saved.backgroundImageAlt).toBe(alt);
+
+  // The publish after the save puts the photo behind the home hero, described by its alt text.
+  const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });
+  await expect(async () => {
+    await visitor.goto('/');
+    await expect(visitor.getByRole('img', { name: alt })).toHaveAttribute('src', url, { timeout: 1000 });
+  }).toPass({ timeout: 300_000, intervals: [1000, 2000] });
+  // The upload's WebP variants are offered in srcset, the original last.
+  const stem = url.replace(/\.jpg$/, '');
+  await expect(visitor.getByRole('img', { name: alt })).toHaveAttribute('srcset', new RegExp(`${stem}-\\d+w\\.webp \\d+w`));
+  await visitor.close();
+
+  await restoreRecord(page, '/api/content/header', (id) => `/api/content/header/${id}`, original.id, {
+    backgroundImage: original.backgroundImage,
+    backgroundImageAlt: original.backgroundImageAlt ?? null,
+  });
+});
+
+test('[ADMIN][IMAGES]: a pasted URL that is not an image is refused, and the previous image stays', async ({ page, baseURL }) => {
+  const { picker } = await editHeader(page);
+  const before = await picker.getByRole('img').getAttribute('src');
+  await picker.getByLabel('or paste a URL').fill(`${baseURL}/robots.txt`);
+  await picker.getByRole('button', { name: 'Add' }).click();
+  await expect(picker.getByRole('alert')).toHaveText('The URL does not point to a valid image');
+  await expect(picker.getByRole('img')).toHaveAttribute('src', before!);
+
+  await picker.getByLabel('or paste a URL').fill('ftp://example.com/a.png');
+  await picker.getByRole('button', { name: 'Add' }).click();
+  await expect(picker.getByRole('alert')).toHaveText(
+    'Invalid URL format. Please enter a valid image URL that starts with http:// or https://',
+  );
+  await picker.getByLabel('or paste a URL').fill('');
+  await picker.getByRole('button', { name: 'Add' }).click();
+  await expect(picker.getByRole('alert')).toHaveText('Please enter an image URL');
+});
+
+test('[ADMIN][IMAGES]: a file over 5MB or of another type is refused before upload; the error clears after 5 s', async ({ page }) => {
+  const { picker } = await editHeader(page);
+  let uploads = 0;
+  page.on('request', (r) => r.url().includes('/api/upload/image') && r.method() === 'POST' && uploads++);
+  const input = picker.locator('input[type="file"]');
+  await input.setInputFiles({ name: 'huge.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
+  const alert = picker.getByRole('alert');
+  await expect(alert).toHaveText('File is too large. Maximum size is 5MB.');
+  await page.waitForTimeout(3500);
+  await expect(alert).toHaveText('File is too large. Maximum size is 5MB.');
+  await expect(alert).toHaveText('', { timeout: 4000 });
+
+  await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+  await expect(alert).toHaveText('Invalid file type. Only images are allowed (JPG, PNG, GIF, SVG, WebP).');
+  expect(uploads).toBe(0);
+});
+
+test('[ADMIN][IMAGES]: a failed upload reverts to the previous image; removing an upload deletes it on the server', async ({ page }) => {
+  const { picker } = await editHeader(page);
+  const before = (await picker.getByRole('img').getAttribute('src'))!;
+  const input = picker.locator('input[type="file"]');
+  const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#0f766e' } })
+    .png()
+    .toBuffer();
+  const file = { name: 'badge.png', mimeType: 'image/png', buffer: png };
+
+  await page.route('**/api/upload/image', (route) =>
+    route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { success: false, message: 'Disk full' } }) : route.fallback(),
+  );
+  await input.setInputFiles(file);
+  await expect(picker.getByRole('alert')).toHaveText('Server error: Disk full');
+  await expect(toast(page)).toContainText('Upload failed');
+  await expect(picker.getByRole('img')).toHaveAttribute('src', before);
+
+  await page.unroute('**/api/upload/image');
+  await page.route('**/api/upload/image', (route) => (route.request().method() === 'POST' ? route.abort() : route.fallback()));
+  await input.setInputFiles(file);
+  await expect(picker.getByRole('alert')).toHaveText('Network error occurred. Please check your internet connection and try again.');
+  await expect(picker.getByRole('img')).toHaveAttribute('src', before);
+  await page.unroute('**/api/upload/image');
+
+  // A real upload, then Remove: DELETE names the file by the last segment of its path.
+  await input.setInputFiles(file);
+  await expect(picker.getByRole('img')).toHaveAttribute('src', /\/uploads\//);
+  const uploaded = (await picker.getByRole('img').getAttribute('src'))!;
+  const deletion = page.waitForRequest((r) => r.url().endsWith('/api/upload/image') && r.method() === 'DELETE');
+  await picker.getByRole('button', { name: 'Remove image' }).click();
+  expect((await deletion).postDataJSON()).toEqual({ filename: uploaded.split('/').pop() });
+  await expect(picker.getByRole('img')).toHaveCount(0);
+
+  // A deletion the server fails still clears the image here.
+  await input.setInputFiles(file);
+  await expect(picker.getByRole('img')).toHaveAttribute('src', /\/uploads\//);
+  await page.route('**/api/upload/image', (route) =>
+    route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: { success: false, message: 'No' } }) : route.fallback(),
+  );
+  await picker.getByRole('button', { name: 'Remove image' }).click();
+  await expect(toast(page)).toContainText('Error removing image');
+  await expect(toast(page)).toContainText('Failed to delete the image from server');
+  await expect(picker.getByRole('img')).toHaveCount(0);
+});
+
+test('[ADMIN][IMAGES]: the picker works from the keyboard alone', async ({ page, baseURL }) => {
+  const { card, picker } = await editHeader(page);
+  // From the subtitle, Tab reaches the picker's controls in reading order.
+  await card.getByLabel('Subtitle').focus();
+  await page.keyboard.press('Tab');
+  await expect(picker.getByRole('button', { name: 'Remove image' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(picker.getByRole('img')).toHaveCount(0);
+  await expect(picker.getByRole('button', { name: 'Select Image' })).toBeFocused();
+  const focusRing = await picker.getByRole('button', { name: 'Select Image' }).evaluate((el) => getComputedStyle(el).outlineStyle);
+  expect(focusRing).not.toBe('none');
+
+  // Enter on Select Image opens the file chooser.
+  const chooser = page.waitForEvent('filechooser');
+  await page.keyboard.press('Enter');
+  expect((await chooser).isMultiple()).toBe(false);
+
+  // Tab to the URL field; Enter adds the URL (it does not submit the form), then the alt field has the focus.
+  await page.keyboard.press('Tab');
+  await expect(picker.getByLabel('or paste a URL')).toBeFocused();
+  await page.keyboard.type(`${baseURL}/images/hero-background.svg`);
+  await page.keyboard.press('Enter');
+  await expect(picker.getByRole('img')).toHaveAttribute('src', `${baseURL}/images/hero-background.svg`);
+  await expect(picker.getByLabel('Alt text')).toBeFocused();
+  await page.keyboard.type('Abstract blue shapes');
+  await expect(card.getByRole('button', { name: 'Save Changes' })).toBeVisible();
+  await page.keyboard.press('Shift+Tab');
+  await expect(picker.getByRole('button', { name: /Suggested background 3/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(picker.getByRole('img')).toHaveAttribute('src', /photo-1451187580459/);
+});
+
+test('[ADMIN][IMAGES]: the About and simple variants word their refusals as SPEC 8 says', async ({ page }) => {
+  await openTab(page, 'About');
+  await page.getByRole('button', { name: 'Edit Content' }).click();
+  const about = page.getByRole('group', { name: 'About image (optional)' });
+  const gif = { name: 'team.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') };
+  await about.locator('input[type="file"]').setInputFiles(gif);
+  await expect(about.getByRole('alert')).toHaveText('Invalid file type');
+  const big = { name: 'team.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) };
+  await about.locator('input[type="file"]').setInputFiles(big);
+  await expect(about.getByRole('alert')).toHaveText('File too large: Image size should be less than 5MB.');
+
+  await openTab(page, 'Templates');
+  await page.getByRole('button', { name: 'New Template' }).click();
+  const logo = page.getByRole('dialog').getByRole('group', { name: 'Company logo (optional)' });
+  await logo.locator('input[type="file"]').setInputFiles({ name: 'logo.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
+  await expect(logo.getByRole('alert')).toHaveText('Invalid File Type');
+  await logo.getByRole('button', { name: 'Add' }).click();
+  await expect(logo.getByRole('alert')).toHaveText('URL Required');
+  await logo.getByLabel('or paste a URL').fill('not a url');
+  await logo.getByRole('button', { name: 'Add' }).click();
+  await expect(logo.getByRole('alert')).toHaveText('Invalid URL');
+  // The simple variant has no alt text field: the logo's alt text is the company name.
+  await expect(logo.getByLabel('Alt text')).toHaveCount(0);
+});
+
+for (const width of [390, 1280]) {
+  test(`[ADMIN][A11Y]: the Documents tab and a dialog with the image picker have no axe violations at ${width}px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await openTab(page, 'Documents');
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    const tab = await new AxeBuilder({ page }).analyze();
+    expect(tab.violations.map((v) => `documents: ${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Upload Document' }).click();
+    await expect(page.getByRole('dialog', { name: 'Upload Document' })).toBeVisible();
+    const upload = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(upload.violations.map((v) => `upload dialog: ${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await openTab(page, 'Blog');
+    await page.getByRole('button', { name: 'New Insight' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Insight' });
+    await expect(dialog.getByRole('group', { name: 'Featured image (optional)' })).toBeVisible();
+    const insight = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(insight.violations.map((v) => `insight dialog: ${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+  });
+}
