@@ -84,6 +84,7 @@ const EMPTY_CONTENT = {
   insights: [],
   documents: [],
   contactInfo: null,
+  company: null,
 };
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

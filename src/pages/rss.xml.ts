@@ -3,11 +3,12 @@ import { loadSiteContent } from '#server/content/site-content.ts';
 import { publishedInsights } from '#server/publish/routes.ts';
 import { categoryLabel, excerptOf } from '#lib/format.ts';
 import { absoluteUrl, xmlEscape } from '#shared/seo.ts';
-import { SITE } from '#shared/site-config.ts';
+import { companyOf } from '#shared/company.ts';
 
 /** RSS 2.0 feed of the published insights, newest first. */
 export const GET: APIRoute = async ({ site }) => {
-  const insights = publishedInsights(await loadSiteContent());
+  const content = await loadSiteContent();
+  const insights = publishedInsights(content);
   const items = insights.map((i) => {
     const url = absoluteUrl(`/insights/${i.slug}`, site);
     const date = i.publicationDate ?? i.createdAt;
@@ -23,7 +24,7 @@ export const GET: APIRoute = async ({ site }) => {
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
   <channel>
-    <title>${xmlEscape(`${SITE.name} Insights`)}</title>
+    <title>${xmlEscape(`${companyOf(content).shortName} Insights`)}</title>
     <link>${xmlEscape(absoluteUrl('/insights', site))}</link>
     <atom:link href="${xmlEscape(absoluteUrl('/rss.xml', site))}" rel="self" type="application/rss+xml" />
     <description>${xmlEscape('Economics and procurement insights for federal buyers and suppliers.')}</description>

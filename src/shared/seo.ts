@@ -1,4 +1,4 @@
-import { SITE } from './site-config';
+import type { Company } from './company';
 
 const DEFAULT_SITE = 'http://localhost:4321';
 
@@ -15,37 +15,38 @@ export interface PublicContact {
 
 /**
  * The public contact details from the active contact record (display flags respected); the
- * procurement desk's address when the record is absent or hides its e-mail.
+ * procurement desk's address when the record is absent or hides its e-mail (none when neither is set).
  */
 export function publicContact(
   info: { email: string; phone: string; displayEmail: boolean; displayPhone: boolean } | null | undefined,
-): PublicContact {
+  company: Pick<Company, 'procurementEmail'>,
+): Partial<PublicContact> {
+  const email = info?.displayEmail && info.email ? info.email : company.procurementEmail;
   return {
-    email: info?.displayEmail && info.email ? info.email : SITE.procurementEmail,
+    ...(email ? { email } : {}),
     ...(info?.displayPhone && info.phone ? { telephone: info.phone } : {}),
   };
 }
 
-/** Organization JSON-LD with the registrations buyers search for (NAICS, UEI, CAGE). */
-export function organizationJsonLd(
-  site: URL | string | undefined = DEFAULT_SITE,
-  contact: PublicContact = { email: SITE.procurementEmail },
-) {
+/** Organization JSON-LD with the registrations buyers search for (NAICS, UEI, CAGE), only those set. */
+export function organizationJsonLd(company: Company, site: URL | string | undefined = DEFAULT_SITE, contact: Partial<PublicContact> = {}) {
+  const identifiers = [
+    ...(company.uei ? [{ '@type': 'PropertyValue', propertyID: 'UEI', value: company.uei }] : []),
+    ...(company.cageCode ? [{ '@type': 'PropertyValue', propertyID: 'CAGE', value: company.cageCode }] : []),
+  ];
   return {
     '@context': 'https://schema.org',
     '@type': 'Organization',
     '@id': absoluteUrl('/#organization', site),
-    name: SITE.name,
-    description: SITE.description,
+    name: company.legalName,
+    alternateName: company.shortName,
+    ...(company.description ? { description: company.description } : {}),
     url: absoluteUrl('/', site),
     logo: absoluteUrl('/images/logo.svg', site),
-    email: contact.email,
+    ...(contact.email ? { email: contact.email } : {}),
     ...(contact.telephone ? { telephone: contact.telephone } : {}),
-    naics: SITE.naics.map((n) => n.code).join(', '),
-    identifier: [
-      { '@type': 'PropertyValue', propertyID: 'UEI', value: SITE.uei },
-      { '@type': 'PropertyValue', propertyID: 'CAGE', value: SITE.cage },
-    ],
+    ...(company.naicsCodes.length ? { naics: company.naicsCodes.map((n) => n.code).join(', ') } : {}),
+    ...(identifiers.length ? { identifier: identifiers } : {}),
   };
 }
 
@@ -83,7 +84,7 @@ export interface ArticleInput {
 }
 
 /** Article JSON-LD for an insight page. */
-export function articleJsonLd(a: ArticleInput, site: URL | string | undefined = DEFAULT_SITE) {
+export function articleJsonLd(a: ArticleInput, publisherName: string, site: URL | string | undefined = DEFAULT_SITE) {
   return {
     '@context': 'https://schema.org',
     '@type': 'Article',
@@ -98,8 +99,12 @@ export function articleJsonLd(a: ArticleInput, site: URL | string | undefined = 
     ...(a.keywords?.length ? { keywords: a.keywords.join(', ') } : {}),
     author: a.authorName
       ? { '@type': 'Person', name: a.authorName, ...(a.authorTitle ? { jobTitle: a.authorTitle } : {}) }
-      : { '@type': 'Organization', name: SITE.name },
-    publisher: { '@type': 'Organization', name: SITE.name, logo: { '@type': 'ImageObject', url: absoluteUrl('/images/logo.svg', site) } },
+      : { '@type': 'Organization', name: publisherName },
+    publisher: {
+      '@type': 'Organization',
+      name: publisherName,
+      logo: { '@type': 'ImageObject', url: absoluteUrl('/images/logo.svg', site) },
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { inArray } from 'drizzle-orm';
 import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
 import type { ImageMeta } from '#shared/images.ts';
 import { closeDb, getDb, type Db } from '../db/client';
+import { getCompanyProfile } from '../services/company-profile';
 import { uploads } from '../db/schema';
 import {
   getActiveBlock,
@@ -57,6 +58,8 @@ async function collect(db: Db) {
     documents: await listDocuments(db, { activeOnly: true }),
     /** The active business contact record: pages that name the business's e-mail follow it. */
     contactInfo: await getActiveContactInfo(db),
+    /** The business's identity (Company tab): names, registrations, NAICS codes, figures. */
+    company: await getCompanyProfile(db),
     /** Size and variants of the uploaded images the pages show, by URL (src/shared/images.ts). */
     images: await imageMetadata(db, [
       header?.backgroundImage,

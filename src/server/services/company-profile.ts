@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import { MARKETING_FIGURES } from '#shared/constants.ts';
-import type { companyProfilePatchSchema, CompanyProfileValues } from '#shared/schemas/company-profile.ts';
-import { SITE } from '#shared/site-config.ts';
+import type { companyProfilePatchSchema } from '#shared/schemas/company-profile.ts';
+import { STARTING_COMPANY } from '#shared/company.ts';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { companyProfile, type CompanyProfile } from '../db/schema';
@@ -9,34 +8,11 @@ import { requestPublish } from '../publish/publisher';
 import type { Actor } from './audit';
 import { updateRow } from './versioned';
 
-/**
- * The starting profile of a new install: names, NAICS codes and compliance statements of the
- * business as first described; UEI, CAGE, SAM dates and the procurement e-mail stay empty until the
- * owner enters them (a page leaves out what is not set, never shows a placeholder).
- */
-export const STARTING_PROFILE: CompanyProfileValues = {
-  legalName: SITE.name,
-  shortName: SITE.shortName,
-  tagline: SITE.tagline,
-  description: SITE.description,
-  uei: null,
-  cageCode: null,
-  setAside: 'Woman-Owned Small Business (WOSB)',
-  samActive: false,
-  samExpiresOn: null,
-  certifications: [],
-  procurementTypes: [...SITE.procurementTypes],
-  naicsCodes: SITE.naics.map((n) => ({ code: n.code, title: n.title, partnerSupply: n.partnerText })),
-  procurementEmail: null,
-  complianceStatements: [...SITE.compliance],
-  figures: { ...MARKETING_FIGURES },
-};
-
 /** Creates the profile row once (every start; an existing install gets it on upgrade). */
 export async function ensureCompanyProfile(db: Db): Promise<boolean> {
   const inserted = await db
     .insert(companyProfile)
-    .values({ ...STARTING_PROFILE })
+    .values({ ...STARTING_COMPANY })
     .onConflictDoNothing({ target: companyProfile.singleton })
     .returning({ id: companyProfile.id });
   return inserted.length > 0;

@@ -5,8 +5,7 @@ import { HttpError } from '../http';
 import { enqueueMail, newMessageId } from '../mail/outbox';
 import { CONTACT_MIN_FILL_MS } from '#shared/contact-rules.ts';
 import { contactRequestSchema } from '#shared/schemas/contact.ts';
-import { SITE } from '#shared/site-config.ts';
-import { notificationRecipients, queueNotification } from './lead-mail';
+import { businessName, notificationRecipients, queueNotification } from './lead-mail';
 import { hit } from './rate-limit';
 
 /**
@@ -100,13 +99,14 @@ export async function submitContact(db: Db, body: unknown, meta: ContactMeta) {
 
 /** A short notice, at most once a day, that suspected spam is being held; no visitor content in it. */
 async function queueSpamNotice(tx: Parameters<typeof queueNotification>[0]) {
+  const name = await businessName(tx);
   const text = [
-    `Messages that look automated are arriving through the contact form of ${SITE.name}.`,
+    `Messages that look automated are arriving through the contact form of ${name}.`,
     '',
     "They are kept, not lost: review them in the back office under Contacts, Spam, and mark any real inquiry 'Not spam'.",
     'This notice is sent at most once a day.',
   ].join('\n');
   for (const to of await notificationRecipients(tx)) {
-    await enqueueMail(tx, { kind: 'contact.spam-notice', to, subject: `Suspected spam held on the ${SITE.name} contact form`, text });
+    await enqueueMail(tx, { kind: 'contact.spam-notice', to, subject: `Suspected spam held on the ${name} contact form`, text });
   }
 }

@@ -81,7 +81,7 @@ export async function sendTemplateTest(db: Db, template: EmailTemplateValues, ac
     recipient = me?.email;
   }
   if (!recipient) throw new HttpError(400, 'Please enter a valid email address');
-  const mail = renderSample(template, template.templateType, renderContext());
+  const mail = renderSample(template, template.templateType, await renderContext(db));
   await enqueueMail(db, { kind: 'template.test', to: recipient, ...mail, subject: `[Test] ${mail.subject}` });
   return { to: recipient };
 }

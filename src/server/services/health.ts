@@ -7,7 +7,7 @@ import { dataDir } from '../paths';
 import { publishStatus } from '../publish/jobs';
 
 /** Below this much free space on the data disk the instance reports itself not ready. */
-export const MIN_FREE_BYTES = 50 * 1024 * 1024;
+const MIN_FREE_BYTES = 50 * 1024 * 1024;
 const DB_TIMEOUT_MS = 1_000;
 
 export interface Readiness {

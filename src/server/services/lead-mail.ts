@@ -3,9 +3,9 @@ import { TEMPLATE_TYPES, type TemplateType } from '#shared/constants.ts';
 import { EMAIL_PATTERN } from '#shared/contact-rules.ts';
 import { renderNotification, renderResponse, type RenderContext, type TemplateLook } from '#shared/email/render.ts';
 import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
-import { SITE } from '#shared/site-config.ts';
+import { STARTING_COMPANY } from '#shared/company.ts';
 import type { Db, Tx } from '../db/client';
-import { contactInfo, emailTemplates, users, type ContactSubmission } from '../db/schema';
+import { companyProfile, contactInfo, emailTemplates, users, type ContactSubmission } from '../db/schema';
 import { env } from '../env';
 import { log } from '../log';
 import { enqueueMail, newMessageId } from '../mail/outbox';
@@ -18,8 +18,14 @@ import { enqueueMail, newMessageId } from '../mail/outbox';
 
 type Conn = Db | Tx;
 
-export function renderContext(): RenderContext {
-  return { siteName: SITE.name, siteUrl: env().SITE_URL };
+/** The business's name as the company profile gives it (the same name the site shows). */
+export async function businessName(conn: Conn): Promise<string> {
+  const [row] = await conn.select({ shortName: companyProfile.shortName }).from(companyProfile).limit(1);
+  return row?.shortName ?? STARTING_COMPANY.shortName;
+}
+
+export async function renderContext(conn: Conn): Promise<RenderContext> {
+  return { siteName: await businessName(conn), siteUrl: env().SITE_URL };
 }
 
 /** The active template of a type, or the built-in default look when none is active. */
@@ -81,7 +87,7 @@ export async function queueNotification(tx: Tx, submission: ContactSubmission): 
     return [];
   }
   const look = await activeTemplate(tx, 'contact_notification');
-  const ctx = renderContext();
+  const ctx = await renderContext(tx);
   const mail = renderNotification(look, submission, { ...ctx, adminUrl: new URL('/admin#contacts', ctx.siteUrl).toString() });
   const ids: number[] = [];
   for (const [i, to] of recipients.entries()) {
@@ -106,7 +112,7 @@ export async function queueNotification(tx: Tx, submission: ContactSubmission): 
  */
 export async function queueResponse(tx: Tx, submission: ContactSubmission, reply: string, earlierMessageIds: string[]): Promise<number> {
   const look = await activeTemplate(tx, 'contact_response');
-  const mail = renderResponse(look, submission, reply, renderContext());
+  const mail = renderResponse(look, submission, reply, await renderContext(tx));
   const chain = [submission.messageId, ...earlierMessageIds].filter((v): v is string => Boolean(v));
   return enqueueMail(tx, {
     kind: 'contact.response',

@@ -19,9 +19,9 @@ const optionalDate = (message: string) =>
     .refine((v) => v === null || (ISO_DATE.test(v) && !Number.isNaN(Date.parse(v))), message);
 
 /** SAM.gov Unique Entity ID: 12 characters, letters (no I or O) and digits. */
-export const UEI_PATTERN = /^[A-HJ-NP-Z0-9]{12}$/;
+const UEI_PATTERN = /^[A-HJ-NP-Z0-9]{12}$/;
 /** CAGE code: 5 characters, letters (no I or O) and digits. */
-export const CAGE_PATTERN = /^[A-HJ-NP-Z0-9]{5}$/;
+const CAGE_PATTERN = /^[A-HJ-NP-Z0-9]{5}$/;
 
 const upperOptional = (pattern: RegExp, message: string) =>
   z
@@ -33,7 +33,7 @@ const upperOptional = (pattern: RegExp, message: string) =>
 
 const list = <T extends z.ZodType>(item: T, max: number, what: string) => z.array(item).max(max, `At most ${max} ${what}`).default([]);
 
-export const certificationSchema = z.object({
+const certificationSchema = z.object({
   name: requiredText('Certification name is required', 120),
   /** A certificate or registration number, if any. */
   identifier: optionalText(120),
@@ -41,7 +41,7 @@ export const certificationSchema = z.object({
   expiresOn: optionalDate('Expiry date must be a date (YYYY-MM-DD)'),
 });
 
-export const naicsCodeSchema = z.object({
+const naicsCodeSchema = z.object({
   code: z
     .string({ error: 'NAICS code must be 6 digits' })
     .trim()
@@ -60,7 +60,7 @@ const figure = z
   .transform((v) => (v === undefined ? undefined : v ? v : null));
 
 /** The marketing figures of SPEC 9, each editable (keys fixed: the pages place them). */
-export const figuresSchema = z.object(
+const figuresSchema = z.object(
   Object.fromEntries(Object.keys(MARKETING_FIGURES).map((k) => [k, figure])) as Record<keyof typeof MARKETING_FIGURES, typeof figure>,
 );
 
@@ -88,7 +88,6 @@ export const companyProfileSchema = z.object({
   complianceStatements: list(requiredText('Statement is required', 300), 20, 'compliance statements'),
   figures: figuresSchema.prefault({}),
 });
-export type CompanyProfileInput = z.input<typeof companyProfileSchema>;
 export type CompanyProfileValues = z.output<typeof companyProfileSchema>;
 
 /** PATCH /api/admin/company-profile: any subset, with the version the edit was based on. */

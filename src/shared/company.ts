@@ -1,0 +1,34 @@
+import { MARKETING_FIGURES } from './constants';
+import type { CompanyProfileValues } from './schemas/company-profile';
+import { SITE } from './site-config';
+
+/** The business's identity as pages read it (the company profile, SPEC 3 beyond the spec's entities). */
+export type Company = CompanyProfileValues;
+
+/**
+ * The starting profile of a new install, and what a build without a database shows: names, NAICS
+ * codes and compliance statements as the business was first described; UEI, CAGE, SAM dates and
+ * the procurement e-mail empty until the owner enters them (pages leave out what is not set).
+ */
+export const STARTING_COMPANY: Company = {
+  legalName: SITE.name,
+  shortName: SITE.shortName,
+  tagline: SITE.tagline,
+  description: SITE.description,
+  uei: null,
+  cageCode: null,
+  setAside: 'Woman-Owned Small Business (WOSB)',
+  samActive: false,
+  samExpiresOn: null,
+  certifications: [],
+  procurementTypes: [...SITE.procurementTypes],
+  naicsCodes: SITE.naics.map((n) => ({ code: n.code, title: n.title, partnerSupply: n.partnerText })),
+  procurementEmail: null,
+  complianceStatements: [...SITE.compliance],
+  figures: { ...MARKETING_FIGURES },
+};
+
+/** The company of a content snapshot; the starting profile when the snapshot has none. */
+export function companyOf(content: { company?: Company | null }): Company {
+  return content.company ?? STARTING_COMPANY;
+}
