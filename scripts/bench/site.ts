@@ -38,6 +38,8 @@ const HOME_BROTLI_BUDGET = 14 * 1024;
 const WRK_PAGE = '/about';
 const WRK_DURATION = process.env.BENCH_WRK_DURATION ?? '5s';
 const WRK_ROUNDS = Number(process.env.BENCH_WRK_ROUNDS ?? 5);
+/** `BENCH_PAGES=/,/about` audits only those pages (with BENCH_WRK_ROUNDS=0: Lighthouse alone). */
+const PAGES: readonly string[] = process.env.BENCH_PAGES ? process.env.BENCH_PAGES.split(',') : PUBLIC_PAGES;
 
 const multiCore = os.cpus().length > 1;
 /** Server on core 0, load generator on core 1 (so the two do not compete for one core), when there are two. */
@@ -168,7 +170,7 @@ async function lighthousePages(): Promise<PageResult[]> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
   const results: PageResult[] = [];
   try {
-    for (const page of PUBLIC_PAGES) {
+    for (const page of PAGES) {
       const audit = async () =>
         (await lighthouse(`${BASE}${page}`, {
           port: chrome.port,
@@ -223,7 +225,7 @@ async function homeBrotliBytes(): Promise<number> {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 export async function run() {
-  const tools = ensureTools();
+  const tools = WRK_ROUNDS > 0 ? ensureTools() : { wrk: false, nginx: false };
   console.log(`starting the server on ${BASE} (own data directory, embedded database)…`);
   const { child, releases } = await startServer();
   try {
@@ -279,7 +281,7 @@ export async function run() {
       );
       console.table([{ 'our server': throughput.ours, nginx: throughput.nginx, 'ours / nginx': throughput.ratio }]);
     } else {
-      console.log('\nwrk or nginx is missing (run as root to install them): throughput skipped');
+      console.log(WRK_ROUNDS > 0 ? '\nwrk or nginx is missing (run as root to install them): throughput skipped' : '\nthroughput skipped');
     }
     return { pages, homeBrotliBytes: home, largestPageJsGzipBytes: islandMax, noJsOnStaticPages: noJsPages, throughput };
   } finally {
