@@ -18,10 +18,10 @@ import { enqueueMail, newMessageId } from '../mail/outbox';
 
 type Conn = Db | Tx;
 
-/** The business's name as the company profile gives it (the same name the site shows). */
+/** The business's full name as the company profile gives it (e-mails sign with it). */
 export async function businessName(conn: Conn): Promise<string> {
-  const [row] = await conn.select({ shortName: companyProfile.shortName }).from(companyProfile).limit(1);
-  return row?.shortName ?? STARTING_COMPANY.shortName;
+  const [row] = await conn.select({ legalName: companyProfile.legalName }).from(companyProfile).limit(1);
+  return row?.legalName ?? STARTING_COMPANY.legalName;
 }
 
 export async function renderContext(conn: Conn): Promise<RenderContext> {
