@@ -16,7 +16,7 @@ interface Item {
 }
 
 /** What a complete public profile still lacks (SPEC 2.15 Company tab). */
-export function missingItems(profile: CompanyProfile, contacts: ContactInfo[], documents: AdminDocument[]): Item[] {
+function missingItems(profile: CompanyProfile, contacts: ContactInfo[], documents: AdminDocument[]): Item[] {
   const items: Item[] = [];
   if (!profile.uei) items.push({ text: 'Your UEI (SAM.gov Unique Entity ID) is missing.', tab: 'company', action: 'Add it in Company' });
   if (!profile.cageCode) items.push({ text: 'Your CAGE code is missing.', tab: 'company', action: 'Add it in Company' });
@@ -35,7 +35,7 @@ export function missingItems(profile: CompanyProfile, contacts: ContactInfo[], d
 }
 
 /** Expired, or expiring within 60 days: the SAM registration (when active) and each certification. */
-export function expiryWarnings(profile: CompanyProfile, today = new Date()): string[] {
+function expiryWarnings(profile: CompanyProfile, today = new Date()): string[] {
   const start = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
   const dated = [
     ...(profile.samActive && profile.samExpiresOn ? [{ what: 'Your SAM registration', on: profile.samExpiresOn }] : []),

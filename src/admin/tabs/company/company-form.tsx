@@ -367,6 +367,7 @@ function RowList(props: {
   const id = useId();
   const list = useFieldArray({ control: form.control, name: name as 'certifications' });
   const listError = errorOf(form, name) ?? errorOf(form, `${name}.root`);
+  const single = fields.length === 1;
   return (
     <div className="min-w-0" role="group" aria-labelledby={`${id}-title`} aria-describedby={`${id}-help`}>
       <p id={`${id}-title`} className="text-sm font-semibold text-ink">
@@ -378,15 +379,15 @@ function RowList(props: {
       {list.fields.length === 0 && <p className="mt-2 text-sm text-muted">None yet.</p>}
       <ol className="mt-2 space-y-3">
         {list.fields.map((row, index) => (
-          <li key={row.id} className="rounded-md bg-surface p-3">
-            <div className={fields.length > 1 ? 'grid gap-3 sm:grid-cols-3' : 'grid gap-3'}>
+          <li key={row.id} className={single ? 'flex items-start gap-2 rounded-md bg-surface p-3' : 'rounded-md bg-surface p-3'}>
+            <div className={single ? 'min-w-0 flex-1' : 'grid gap-3 sm:grid-cols-3'}>
               {fields.map((f) => (
                 <TextField
                   key={f.key}
                   form={form}
                   name={`${name}.${index}.${f.key}`}
                   label={f.label}
-                  labelSuffix={fields.length > 1 ? rowName(index).toLowerCase() : String(index + 1)}
+                  labelSuffix={single ? String(index + 1) : rowName(index).toLowerCase()}
                   help={f.help}
                   type={f.type}
                   inputMode={f.inputMode}
@@ -396,7 +397,8 @@ function RowList(props: {
             <Button
               size="sm"
               variant="ghost"
-              className="mt-2"
+              // Beside a single input, level with it (below its label); under a row of several.
+              className={single ? 'mt-7' : 'mt-2'}
               onClick={() => list.remove(index)}
               aria-label={`Remove ${rowName(index).toLowerCase()}`}
             >

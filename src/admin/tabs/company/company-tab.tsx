@@ -126,6 +126,6 @@ function ProfileView({ record: p }: { record: CompanyProfile }) {
 }
 
 /** A YYYY-MM-DD date as the back office writes dates (read as a calendar day, not a UTC instant). */
-export function formatDay(value: string | null | undefined): string {
+function formatDay(value: string | null | undefined): string {
   return value ? formatDate(`${value}T12:00:00`) : '';
 }
