@@ -7,6 +7,7 @@ import { Textarea } from '#components/ui/textarea.tsx';
 import { type MARKETING_FIGURES } from '#shared/constants.ts';
 import { companyProfileSchema, type CompanyProfileValues } from '#shared/schemas/company-profile.ts';
 import type { CompanyProfile } from '../../api/company-profile';
+import { FieldNotes, FormActions } from '../../components/schema-form';
 
 export type FigureKey = keyof typeof MARKETING_FIGURES;
 
@@ -264,12 +265,7 @@ export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfil
           </div>
         </Group>
 
-        <div className="flex flex-wrap gap-2 pt-2">
-          <Button type="submit">{formState.isSubmitting ? 'Saving…' : 'Save Changes'}</Button>
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        </div>
+        <FormActions submitting={formState.isSubmitting} submitLabel="Save Changes" onCancel={onCancel} />
       </fieldset>
     </form>
   );
@@ -313,16 +309,7 @@ function TextField(props: {
         {labelSuffix && <span className="sr-only"> ({labelSuffix})</span>}
       </label>
       {multiline ? <Textarea rows={4} {...common} /> : <Input type={type} inputMode={inputMode} {...common} />}
-      {help && (
-        <p id={`${id}-help`} className="mt-1 text-xs text-muted">
-          {help}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-danger">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} help={help} error={error} />
     </div>
   );
 }
