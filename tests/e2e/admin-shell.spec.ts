@@ -7,7 +7,7 @@ anon('[ADMIN][SHELL]: signed out, /admin redirects to /auth', async ({ page }) =
   await expect(page).toHaveURL(/\/auth$/);
 });
 
-test('[ADMIN][SHELL]: header badge and the eight tabs', async ({ page }) => {
+test('[ADMIN][SHELL]: header badge and the nine tabs', async ({ page }) => {
   await page.goto('/admin');
   await expect(page.getByText('admin (Admin)')).toBeVisible();
   const tabs = page.getByRole('tablist', { name: 'Back office sections' }).getByRole('tab');
@@ -21,6 +21,7 @@ test('[ADMIN][SHELL]: header badge and the eight tabs', async ({ page }) => {
     'Blog',
     'Account',
     'Templates',
+    'Company',
   ]);
   await expect(page.getByRole('heading', { name: 'Contact Submissions' })).toBeVisible();
   await page.getByRole('tab', { name: 'Templates' }).click();
@@ -51,7 +52,7 @@ test('[ADMIN][SHELL]: keyboard moves between tabs; the tab is kept in the URL', 
 
 test('[ADMIN][A11Y]: the back office has no axe violations on its editor tabs', async ({ page }) => {
   test.setTimeout(180_000);
-  for (const tab of ['Contacts', 'Homepage', 'Services', 'About', 'Blog', 'Templates']) {
+  for (const tab of ['Contacts', 'Homepage', 'Services', 'About', 'Blog', 'Templates', 'Company']) {
     await page.goto('/admin');
     await page.getByRole('tab', { name: tab }).click();
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);

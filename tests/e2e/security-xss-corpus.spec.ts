@@ -216,7 +216,7 @@ test('[SECURITY][XSS]: a corpus stored through every admin text field and the co
     await guest.close();
 
     await page.goto('/admin');
-    for (const tab of ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates']) {
+    for (const tab of ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company']) {
       const seen = await watch(page, `/admin ${tab}`, async () => {
         await page.getByRole('tab', { name: tab }).click();
         await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');

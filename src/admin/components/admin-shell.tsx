@@ -6,12 +6,13 @@ import { NewInquiriesCount } from '../tabs/contacts/new-count';
 import { ActivityButton } from './activity-dialog';
 import { LoadingRows } from './load-state';
 import { PublishStatus } from './publish-status';
+import { SetupChecklist } from './setup-checklist';
 
 type Lazy = LazyExoticComponent<ComponentType>;
 const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Lazy =>
   lazy(() => load().then((m) => ({ default: m[name] })));
 
-/** SPEC 2.15 tabs, in order; each tab's code is fetched the first time it is opened. */
+/** SPEC 2.15 tabs, in order, then Company; each tab's code is fetched the first time it is opened. */
 const TABS: { value: string; label: string; Panel: Lazy }[] = [
   { value: 'contacts', label: 'Contacts', Panel: named(() => import('../tabs/contacts/contacts-tab'), 'ContactsTab') },
   { value: 'homepage', label: 'Homepage', Panel: named(() => import('../tabs/homepage/homepage-tab'), 'HomepageTab') },
@@ -21,7 +22,12 @@ const TABS: { value: string; label: string; Panel: Lazy }[] = [
   { value: 'blog', label: 'Blog', Panel: named(() => import('../tabs/blog/blog-tab'), 'BlogTab') },
   { value: 'account', label: 'Account', Panel: lazy(() => import('../tabs/account/account-tab')) },
   { value: 'templates', label: 'Templates', Panel: named(() => import('../tabs/templates/templates-tab'), 'TemplatesTab') },
+  // Beyond the spec's eight: the business's identity, which every public page reads.
+  { value: 'company', label: 'Company', Panel: named(() => import('../tabs/company/company-tab'), 'CompanyTab') },
 ];
+
+/** The setup checklist shows on the first tab and the Company tab only, so other editors stay uncluttered. */
+const CHECKLIST_TABS = new Set(['contacts', 'company']);
 
 function tabFromHash(): string {
   const hash = window.location.hash.slice(1);
@@ -58,6 +64,7 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
         </div>
       </header>
       <main className="container-page py-6">
+        {user && CHECKLIST_TABS.has(tab) && <SetupChecklist />}
         <Tabs value={tab} onValueChange={select}>
           <TabsList aria-label="Back office sections">
             {TABS.map((t) => (

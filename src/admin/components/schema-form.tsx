@@ -127,29 +127,45 @@ export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, 
                 {field.label}
               </label>
               {control_}
-              {field.help && (
-                <p id={`${id}-help`} className="mt-1 text-xs text-muted">
-                  {field.help}
-                </p>
-              )}
-              {error && (
-                <p id={`${id}-error`} className="mt-1 text-sm text-danger">
-                  {error}
-                </p>
-              )}
+              <FieldNotes id={id} help={field.help} error={error} />
             </div>
           );
         })}
-        <div className="flex gap-2 pt-2">
-          <Button type="submit">{formState.isSubmitting ? 'Saving…' : submitLabel}</Button>
-          {onCancel && (
-            <Button variant="secondary" onClick={onCancel}>
-              Cancel
-            </Button>
-          )}
-        </div>
+        <FormActions submitting={formState.isSubmitting} submitLabel={submitLabel} onCancel={onCancel} />
       </fieldset>
     </form>
+  );
+}
+
+/** A form's submit button ('Saving…' while it saves) and, when it can be left, Cancel. */
+export function FormActions({ submitting, submitLabel, onCancel }: { submitting: boolean; submitLabel: string; onCancel?: () => void }) {
+  return (
+    <div className="flex flex-wrap gap-2 pt-2">
+      <Button type="submit">{submitting ? 'Saving…' : submitLabel}</Button>
+      {onCancel && (
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** A field's help text and validation message, with the ids its `aria-describedby` points to. */
+export function FieldNotes({ id, help, error }: { id: string; help?: string; error?: string }) {
+  return (
+    <>
+      {help && (
+        <p id={`${id}-help`} className="mt-1 text-xs text-muted">
+          {help}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-danger">
+          {error}
+        </p>
+      )}
+    </>
   );
 }
 

@@ -64,7 +64,7 @@ const figuresSchema = z.object(
   Object.fromEntries(Object.keys(MARKETING_FIGURES).map((k) => [k, figure])) as Record<keyof typeof MARKETING_FIGURES, typeof figure>,
 );
 
-const companyProfileSchema = z.object({
+export const companyProfileSchema = z.object({
   legalName: requiredText('Legal name is required', 200),
   shortName: requiredText('Short name is required', 60),
   tagline: optionalText(300),

@@ -1,0 +1,25 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '#lib/api-client.ts';
+import type { companyProfileSchema } from '#shared/schemas/company-profile.ts';
+import type { Stored } from '#shared/schemas/stored.ts';
+import { useAdminMutation } from './mutation';
+
+export type CompanyProfile = Stored<typeof companyProfileSchema>;
+
+const companyKeys = { profile: ['admin', 'company-profile'] as const };
+
+/** GET /api/admin/company-profile: the business's identity, one record. */
+export const companyProfileQuery = queryOptions({
+  queryKey: companyKeys.profile,
+  queryFn: () => api.get<CompanyProfile>('/api/admin/company-profile'),
+});
+
+/** PATCH /api/admin/company-profile with only the changed fields and the version they were based on. */
+export function useSaveCompanyProfile() {
+  return useAdminMutation<{ version: number; values: Record<string, unknown> }, CompanyProfile>({
+    mutationFn: ({ version, values }) => api.patch<CompanyProfile>('/api/admin/company-profile', { ...values, version }),
+    invalidate: [companyKeys.profile],
+    success: 'Company profile updated',
+    failure: 'Failed to update the company profile',
+  });
+}

@@ -1,0 +1,403 @@
+import { useId, type ReactNode } from 'react';
+import { Controller, get, useFieldArray, useForm, type FieldErrors, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { Button } from '#components/ui/button.tsx';
+import { Input } from '#components/ui/input.tsx';
+import { Switch } from '#components/ui/switch.tsx';
+import { Textarea } from '#components/ui/textarea.tsx';
+import { type MARKETING_FIGURES } from '#shared/constants.ts';
+import { companyProfileSchema, type CompanyProfileValues } from '#shared/schemas/company-profile.ts';
+import type { CompanyProfile } from '../../api/company-profile';
+import { FieldNotes, FormActions } from '../../components/schema-form';
+
+export type FigureKey = keyof typeof MARKETING_FIGURES;
+
+/** Each marketing figure, with where the home page shows it. */
+export const FIGURES: { key: FigureKey; label: string; where: string }[] = [
+  { key: 'activeContracts', label: 'Active contracts', where: 'Home page, dashboard card' },
+  { key: 'supplierPerformance', label: 'Supplier performance', where: 'Home page, dashboard card and its bar (a percentage)' },
+  { key: 'budgetUtilisation', label: 'Budget utilisation', where: 'Home page, dashboard card and its bar (a percentage)' },
+  { key: 'onTimeDelivery', label: 'On-time delivery', where: 'Home page, results section' },
+  { key: 'budgetManaged', label: 'Budget managed', where: 'Home page, results section' },
+  { key: 'costSavings', label: 'Average cost savings', where: 'Home page, results section' },
+  { key: 'contractsCompleted', label: 'Contracts completed', where: 'Home page, results section' },
+];
+
+/** The form's shape: texts as strings (empty = not set), plain-text lists as rows of `{ value }`. */
+interface CompanyForm {
+  legalName: string;
+  shortName: string;
+  tagline: string;
+  description: string;
+  uei: string;
+  cageCode: string;
+  setAside: string;
+  samActive: boolean;
+  samExpiresOn: string;
+  certifications: { name: string; identifier: string; expiresOn: string }[];
+  procurementTypes: { value: string }[];
+  naicsCodes: { code: string; title: string; partnerSupply: string }[];
+  procurementEmail: string;
+  complianceStatements: { value: string }[];
+  figures: Record<FigureKey, string>;
+}
+
+const TEXT_LISTS = ['procurementTypes', 'complianceStatements'] as const;
+
+function toForm(p: CompanyProfile): CompanyForm {
+  return {
+    legalName: p.legalName,
+    shortName: p.shortName,
+    tagline: p.tagline ?? '',
+    description: p.description ?? '',
+    uei: p.uei ?? '',
+    cageCode: p.cageCode ?? '',
+    setAside: p.setAside ?? '',
+    samActive: p.samActive,
+    samExpiresOn: p.samExpiresOn ?? '',
+    certifications: p.certifications.map((c) => ({ name: c.name, identifier: c.identifier ?? '', expiresOn: c.expiresOn ?? '' })),
+    procurementTypes: p.procurementTypes.map((value) => ({ value })),
+    naicsCodes: p.naicsCodes.map((n) => ({ code: n.code, title: n.title, partnerSupply: n.partnerSupply ?? '' })),
+    procurementEmail: p.procurementEmail ?? '',
+    complianceStatements: p.complianceStatements.map((value) => ({ value })),
+    figures: Object.fromEntries(FIGURES.map(({ key }) => [key, p.figures[key] ?? ''])) as Record<FigureKey, string>,
+  };
+}
+
+const toPayload = (v: CompanyForm) => ({
+  ...v,
+  procurementTypes: v.procurementTypes.map((r) => r.value),
+  complianceStatements: v.complianceStatements.map((r) => r.value),
+});
+
+/** Validates with the same schema as PATCH /api/admin/company-profile; a message lands under its field. */
+const resolver: Resolver<CompanyForm, unknown, CompanyProfileValues> = (values) => {
+  const parsed = companyProfileSchema.safeParse(toPayload(values));
+  if (parsed.success) return { values: parsed.data, errors: {} };
+  const errors: Record<string, unknown> = {};
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.map(String);
+    if ((TEXT_LISTS as readonly string[]).includes(path[0]!) && path.length === 2) path.push('value');
+    let node = errors;
+    path.forEach((key, i) => {
+      if (i === path.length - 1) node[key] ??= { type: issue.code, message: issue.message };
+      else node = (node[key] ??= {}) as Record<string, unknown>;
+    });
+  }
+  return { values: {}, errors: errors as FieldErrors<CompanyForm> };
+};
+
+/** Deep equality ignoring key order (stored JSON objects come back with their keys reordered). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] != null);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] != null);
+  return ka.length === kb.length && ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Only what changed: whole fields, and for the figures only the changed figures (the server merges them). */
+export function changedFields(record: CompanyProfile, values: CompanyProfileValues): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values) as [keyof CompanyProfileValues, unknown][]) {
+    if (key === 'figures') {
+      const figures = Object.fromEntries(
+        FIGURES.filter(({ key: k }) => (values.figures[k] ?? null) !== (record.figures[k] ?? null)).map(({ key: k }) => [
+          k,
+          values.figures[k] ?? null,
+        ]),
+      );
+      if (Object.keys(figures).length > 0) out.figures = figures;
+    } else if (!same(value ?? null, record[key] ?? null)) out[key] = value;
+  }
+  return out;
+}
+
+interface CompanyProfileFormProps {
+  record: CompanyProfile;
+  onSubmit: (values: CompanyProfileValues) => Promise<unknown>;
+  onCancel: () => void;
+}
+
+/** Every field of the company profile, grouped as the owner thinks of them. */
+export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfileFormProps) {
+  const form = useForm<CompanyForm, unknown, CompanyProfileValues>({
+    resolver,
+    defaultValues: toForm(record),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { handleSubmit, formState } = form;
+  const submit = handleSubmit(async (values) => {
+    await onSubmit(values).catch(() => undefined);
+  });
+
+  return (
+    <form noValidate onSubmit={submit} aria-label="Edit company profile">
+      <fieldset disabled={formState.isSubmitting} className="min-w-0 space-y-6">
+        <Group title="Names and description">
+          <TextField
+            form={form}
+            name="legalName"
+            label="Legal name"
+            help="Your full registered business name, as on SAM.gov. Shown in the footer and the privacy policy."
+          />
+          <TextField
+            form={form}
+            name="shortName"
+            label="Short name"
+            help="The name visitors see in the page header, footer, page titles and e-mails."
+          />
+          <TextField form={form} name="tagline" label="Tagline (optional)" help="One line under your name in the footer." />
+          <TextField
+            form={form}
+            name="description"
+            label="Description (optional)"
+            multiline
+            help="A few sentences about the business, used by search engines."
+          />
+        </Group>
+
+        <Group title="Registrations">
+          <TextField
+            form={form}
+            name="uei"
+            label="UEI (optional)"
+            help="Your 12-character Unique Entity ID from SAM.gov. Shown on the federal capabilities page, in the footer and in search results."
+          />
+          <TextField
+            form={form}
+            name="cageCode"
+            label="CAGE code (optional)"
+            help="Your 5-character CAGE code from SAM.gov. Shown beside the UEI."
+          />
+          <TextField
+            form={form}
+            name="setAside"
+            label="Set-aside eligibility (optional)"
+            help="For example: Woman-Owned Small Business (WOSB). Shown on the federal capabilities page."
+          />
+          <SwitchField
+            form={form}
+            name="samActive"
+            label="SAM registration is active"
+            help="Turn on once your SAM.gov registration is active; the federal page then says so."
+          />
+          <TextField
+            form={form}
+            name="samExpiresOn"
+            type="date"
+            label="SAM renewal date (optional)"
+            help="The date your SAM.gov registration must be renewed by. You are reminded 60 days before."
+          />
+          <RowList
+            form={form}
+            name="certifications"
+            title="Certifications"
+            help="Each certification is listed on the federal capabilities page. You are reminded 60 days before one expires."
+            addLabel="Add certification"
+            empty={{ name: '', identifier: '', expiresOn: '' }}
+            rowName={(i) => `Certification ${i + 1}`}
+            fields={[
+              { key: 'name', label: 'Name', help: 'For example: WOSB certification (SBA)' },
+              { key: 'identifier', label: 'Number (optional)' },
+              { key: 'expiresOn', label: 'Expiry date (optional)', type: 'date' },
+            ]}
+          />
+        </Group>
+
+        <Group title="What you sell">
+          <RowList
+            form={form}
+            name="procurementTypes"
+            title="Procurement types"
+            help="The ways agencies can buy from you, such as 'FAR Part 13 simplified acquisitions'. Shown on the federal capabilities page."
+            addLabel="Add procurement type"
+            empty={{ value: '' }}
+            rowName={(i) => `Procurement type ${i + 1}`}
+            fields={[{ key: 'value', label: 'Procurement type' }]}
+          />
+          <RowList
+            form={form}
+            name="naicsCodes"
+            title="NAICS codes"
+            help="The industry codes you are registered under. Shown on the federal capabilities, partners and about pages."
+            addLabel="Add NAICS code"
+            empty={{ code: '', title: '', partnerSupply: '' }}
+            rowName={(i) => `NAICS code ${i + 1}`}
+            fields={[
+              { key: 'code', label: 'Code', help: '6 digits, for example 423430', inputMode: 'numeric' },
+              { key: 'title', label: 'Official title' },
+              { key: 'partnerSupply', label: 'What partners supply (optional)', help: 'Shown on the partners page.' },
+            ]}
+          />
+        </Group>
+
+        <Group title="Contact">
+          <TextField
+            form={form}
+            name="procurementEmail"
+            type="email"
+            label="Procurement e-mail (optional)"
+            help="Where contracting officers send requests for quotes. Shown on the federal capabilities page; without it, the contact e-mail is used."
+          />
+        </Group>
+
+        <Group title="Compliance statements">
+          <RowList
+            form={form}
+            name="complianceStatements"
+            title="Statements"
+            help="Short promises such as 'TAA and BAA compliant sourcing'. Listed on the federal capabilities page."
+            addLabel="Add statement"
+            empty={{ value: '' }}
+            rowName={(i) => `Statement ${i + 1}`}
+            fields={[{ key: 'value', label: 'Statement' }]}
+          />
+        </Group>
+
+        <Group title="Marketing figures">
+          <p className="text-sm text-muted">Each figure is optional: one left empty is left out of the page.</p>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {FIGURES.map((f) => (
+              <TextField key={f.key} form={form} name={`figures.${f.key}`} label={f.label} help={`Where it appears: ${f.where}.`} />
+            ))}
+          </div>
+        </Group>
+
+        <FormActions submitting={formState.isSubmitting} submitLabel="Save Changes" onCancel={onCancel} />
+      </fieldset>
+    </form>
+  );
+}
+
+type Form = UseFormReturn<CompanyForm, unknown, CompanyProfileValues>;
+
+function Group({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="min-w-0 space-y-4 rounded-md border border-line p-4">
+      <legend className="px-1 text-base font-semibold text-ink">{title}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+const errorOf = (form: Form, name: string): string | undefined =>
+  (get(form.formState.errors, name) as { message?: string } | undefined)?.message;
+
+/** A labelled input with its help text and the schema's message, both read by screen readers. */
+function TextField(props: {
+  form: Form;
+  name: string;
+  label: string;
+  help?: string;
+  type?: 'text' | 'email' | 'date';
+  multiline?: boolean;
+  inputMode?: 'numeric';
+  /** Read after the label by screen readers only: which row of a list the field belongs to. */
+  labelSuffix?: string;
+}) {
+  const { form, name, label, help, type = 'text', multiline, inputMode, labelSuffix } = props;
+  const id = useId();
+  const error = errorOf(form, name);
+  const describedBy = [error && `${id}-error`, help && `${id}-help`].filter(Boolean).join(' ') || undefined;
+  const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy, ...form.register(name as never) };
+  return (
+    <div className="min-w-0">
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-ink">
+        {label}
+        {labelSuffix && <span className="sr-only"> ({labelSuffix})</span>}
+      </label>
+      {multiline ? <Textarea rows={4} {...common} /> : <Input type={type} inputMode={inputMode} {...common} />}
+      <FieldNotes id={id} help={help} error={error} />
+    </div>
+  );
+}
+
+function SwitchField({ form, name, label, help }: { form: Form; name: 'samActive'; label: string; help: string }) {
+  const id = useId();
+  return (
+    <div>
+      <div className="flex items-center gap-3">
+        <Controller
+          control={form.control}
+          name={name}
+          render={({ field }) => (
+            <Switch id={id} aria-describedby={`${id}-help`} checked={Boolean(field.value)} onCheckedChange={field.onChange} />
+          )}
+        />
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+      </div>
+      <p id={`${id}-help`} className="mt-1 text-xs text-muted">
+        {help}
+      </p>
+    </div>
+  );
+}
+
+type ListName = 'certifications' | 'procurementTypes' | 'naicsCodes' | 'complianceStatements';
+
+/** A list of rows with add and remove; each row's inputs are named after the row. */
+function RowList(props: {
+  form: Form;
+  name: ListName;
+  title: string;
+  help: string;
+  addLabel: string;
+  empty: Record<string, string>;
+  rowName: (index: number) => string;
+  fields: { key: string; label: string; help?: string; type?: 'text' | 'date'; inputMode?: 'numeric' }[];
+}) {
+  const { form, name, title, help, addLabel, empty, rowName, fields } = props;
+  const id = useId();
+  const list = useFieldArray({ control: form.control, name: name as 'certifications' });
+  const listError = errorOf(form, name) ?? errorOf(form, `${name}.root`);
+  const single = fields.length === 1;
+  return (
+    <div className="min-w-0" role="group" aria-labelledby={`${id}-title`} aria-describedby={`${id}-help`}>
+      <p id={`${id}-title`} className="text-sm font-semibold text-ink">
+        {title}
+      </p>
+      <p id={`${id}-help`} className="mt-1 text-xs text-muted">
+        {help}
+      </p>
+      {list.fields.length === 0 && <p className="mt-2 text-sm text-muted">None yet.</p>}
+      <ol className="mt-2 space-y-3">
+        {list.fields.map((row, index) => (
+          <li key={row.id} className={single ? 'flex items-start gap-2 rounded-md bg-surface p-3' : 'rounded-md bg-surface p-3'}>
+            <div className={single ? 'min-w-0 flex-1' : 'grid gap-3 sm:grid-cols-3'}>
+              {fields.map((f) => (
+                <TextField
+                  key={f.key}
+                  form={form}
+                  name={`${name}.${index}.${f.key}`}
+                  label={f.label}
+                  labelSuffix={single ? String(index + 1) : rowName(index).toLowerCase()}
+                  help={f.help}
+                  type={f.type}
+                  inputMode={f.inputMode}
+                />
+              ))}
+            </div>
+            <Button
+              size="sm"
+              variant="ghost"
+              // Beside a single input, level with it (below its label); under a row of several.
+              className={single ? 'mt-7' : 'mt-2'}
+              onClick={() => list.remove(index)}
+              aria-label={`Remove ${rowName(index).toLowerCase()}`}
+            >
+              Remove
+            </Button>
+          </li>
+        ))}
+      </ol>
+      {listError && <p className="mt-1 text-sm text-danger">{listError}</p>}
+      <Button size="sm" variant="secondary" className="mt-3" onClick={() => list.append(empty as never)}>
+        {addLabel}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, openTab, test, toast, unique } from './helpers/admin';
+
+interface Profile {
+  shortName: string;
+  uei: string | null;
+  version: number;
+}
+
+const PROFILE = '/api/admin/company-profile';
+const UEI_MESSAGE = 'UEI must be 12 letters and digits (SAM.gov Unique Entity ID)';
+
+async function profile(page: Page): Promise<Profile> {
+  return (await (await page.request.get(PROFILE)).json()) as Profile;
+}
+
+/** The Organization JSON-LD of a page, as text. */
+async function jsonLd(page: Page): Promise<string> {
+  return (await page.locator('script[type="application/ld+json"]').allTextContents()).join('\n');
+}
+
+async function editProfile(page: Page) {
+  const card = page.getByRole('region', { name: 'Company Profile' });
+  await card.getByRole('button', { name: 'Edit Company Profile' }).click();
+  return card;
+}
+
+test('[ADMIN][COMPANY]: the checklist, then UEI and short name saved in the Company tab reach the public pages', async ({
+  page,
+  browser,
+}) => {
+  // Two publishes; each takes up to 90 s on a loaded 2-core machine, after earlier tests' builds.
+  test.setTimeout(600_000);
+  const original = await profile(page);
+  const uei = 'QX7K2M9P4R1T';
+  const shortName = `Acme Federal ${unique()}`;
+  const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });
+  try {
+    // A fresh install has neither a UEI nor a CAGE code: the checklist says so on the first tab.
+    await page.goto('/admin');
+    const checklist = page.getByRole('region', { name: 'Finish your public profile' });
+    await expect(checklist).toContainText('Your UEI (SAM.gov Unique Entity ID) is missing.');
+    await expect(checklist).toContainText('Your CAGE code is missing.');
+    await checklist.getByRole('link', { name: 'Add it in Company' }).first().click();
+    await expect(page.getByRole('tab', { name: 'Company' })).toHaveAttribute('aria-selected', 'true');
+
+    // Save sends only what changed, with the version.
+    let card = await editProfile(page);
+    await card.getByLabel('UEI (optional)').fill(uei.toLowerCase());
+    await card.getByLabel('Short name', { exact: true }).fill(shortName);
+    const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith(PROFILE));
+    await card.getByRole('button', { name: 'Save Changes' }).click();
+    expect((await patch).postDataJSON()).toEqual({ uei, shortName, version: original.version });
+    await expect(toast(page)).toContainText('Company profile updated');
+    await expect(card.getByRole('button', { name: 'Edit Company Profile' })).toBeVisible();
+    await expect(card.getByText(uei)).toBeVisible();
+    await expect(checklist).not.toContainText('UEI');
+
+    // After the publish: the UEI in the federal profile list and the JSON-LD, the short name in header and footer.
+    await expect(async () => {
+      await visitor.goto('/services/federal');
+      await expect(visitor.locator('footer').getByText(shortName)).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 240_000, intervals: [1000, 2000] });
+    const ueiRow = visitor.locator('dl > div').filter({ has: visitor.getByRole('term').getByText('UEI', { exact: true }) });
+    await expect(ueiRow.getByRole('definition')).toHaveText(uei);
+    await expect(visitor.locator('header').getByText(shortName)).toBeVisible();
+    await expect(visitor.locator('footer')).toContainText(`UEI ${uei}`);
+    expect(await jsonLd(visitor)).toContain(`"propertyID":"UEI","value":"${uei}"`);
+
+    // A bad UEI: the schema's message under the field, and the server refuses it with the same one.
+    card = await editProfile(page);
+    await card.getByLabel('UEI (optional)').fill('ABC-123');
+    await card.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(card.getByText(UEI_MESSAGE)).toBeVisible();
+    await expect(card.getByLabel('UEI (optional)')).toHaveAttribute('aria-invalid', 'true');
+    const refused = await page.request.patch(PROFILE, { data: { uei: 'ABC-123' } });
+    expect(refused.status()).toBe(400);
+    expect(await refused.text()).toContain(UEI_MESSAGE);
+
+    // Cleared (and the short name put back): no page shows a UEI label without a value.
+    await card.getByLabel('UEI (optional)').fill('');
+    await card.getByLabel('Short name', { exact: true }).fill(original.shortName);
+    await card.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(page)).toContainText('Company profile updated');
+    await expect(async () => {
+      await visitor.goto('/services/federal');
+      await expect(visitor.locator('footer').getByText(original.shortName, { exact: true })).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 240_000, intervals: [1000, 2000] });
+    for (const path of ['/services/federal', '/about', '/', '/services/partners']) {
+      await visitor.goto(path);
+      await expect(visitor.getByRole('term').getByText('UEI', { exact: true }), path).toHaveCount(0);
+      await expect(visitor.locator('footer'), path).not.toContainText('UEI');
+      expect(await jsonLd(visitor), path).not.toContain('"UEI"');
+    }
+  } finally {
+    await visitor.close();
+    // Other tests read the seeded profile.
+    const now = await profile(page);
+    if (now.uei !== original.uei || now.shortName !== original.shortName) {
+      const res = await page.request.patch(PROFILE, { data: { uei: original.uei, shortName: original.shortName, version: now.version } });
+      expect(res.ok()).toBe(true);
+    }
+  }
+});
+
+test('[ADMIN][COMPANY][A11Y]: the Company tab has no axe violations and no sideways scrolling at 390 and 1280 px', async ({ page }) => {
+  test.setTimeout(120_000);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await openTab(page, 'Company');
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Edit Company Profile' })).toBeVisible();
+    for (const mode of ['view', 'edit']) {
+      if (mode === 'edit') {
+        await page.getByRole('button', { name: 'Edit Company Profile' }).click();
+        await page.getByRole('button', { name: 'Add certification' }).click();
+      }
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(results.violations.map((v) => `${width} ${mode}: ${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${width} ${mode}`).toBeLessThanOrEqual(0);
+    }
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  }
+});
