@@ -53,7 +53,9 @@ export function createMailTransport(): MailTransport {
   const e = env();
   const from = e.MAIL_FROM;
   if (e.SMTP_URL) {
-    const smtp = nodemailer.createTransport(e.SMTP_URL);
+    // Bounded waits (nodemailer's default is 10 minutes of silence): a send always ends well
+    // within the worker's 2-minute claim, so a hung server can never make a message go out twice.
+    const smtp = nodemailer.createTransport({ url: e.SMTP_URL, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 45_000 });
     return {
       kind: 'smtp',
       async send(m) {
