@@ -48,6 +48,11 @@ process.on('message', (msg) => {
   if (msg?.type === 'release') while (held.length) held.shift()();
   if (msg?.type === 'sync') process.send?.({ type: 'synced', n: msg.n });
 });
+// A restart asks for the old port, which another process of the test run may have taken since.
+server.on('error', (err) => {
+  process.send?.({ type: 'listen-failed', code: err.code });
+  process.exit(1);
+});
 server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
   process.send?.({ type: 'ready', port: server.server.address().port });
 });

@@ -38,7 +38,8 @@ export class SmtpSink {
         if (msg.type === 'ready') {
           this.port = msg.port!;
           resolve();
-        } else if (msg.type === 'message') this.received.push({ from: msg.from, to: msg.to, raw: msg.raw });
+        } else if (msg.type === 'listen-failed') reject(new Error(`the SMTP sink could not listen on port ${port}`));
+        else if (msg.type === 'message') this.received.push({ from: msg.from, to: msg.to, raw: msg.raw });
         else if (msg.type === 'held') this.heldCount++;
         else if (msg.type === 'synced') this.syncs.get((msg as unknown as { n: number }).n)?.();
       });
@@ -75,10 +76,22 @@ export class SmtpSink {
     });
   }
 
-  /** Starts the server again on the same port. */
+  /**
+   * Starts the server again, on the same port unless another process of the test run took it in
+   * between (then on a new one: `url` changes, and the caller points its transport there).
+   */
   async restart(): Promise<void> {
     await this.kill();
-    await this.spawn(this.port);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('not ready in 5 s')), 5_000)));
+    try {
+      await Promise.race([this.spawn(this.port), late]);
+    } catch {
+      await this.kill();
+      await this.spawn(0);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async stop(): Promise<void> {
