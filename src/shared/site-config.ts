@@ -1,6 +1,6 @@
 /**
- * Facts about the business that are not editable content: the name, registrations, NAICS codes,
- * marketing figures. UEI and CAGE are placeholders the business replaces with its own.
+ * The business as first described: the starting values of the company profile
+ * (src/shared/company.ts), which the owner then edits in the back office's Company tab.
  */
 export const SITE = {
   name: 'Sterling Federal Procurement',
@@ -8,12 +8,6 @@ export const SITE = {
   tagline: 'Federal procurement, supplier partnerships and project execution for agencies and trusted manufacturers.',
   description:
     'A small woman-owned business and registered federal supplier offering procurement services, procurement consulting and manufacturer channel partnerships.',
-  procurementEmail: 'procurement@example.com',
-  /** Placeholder: replace with the business's Unique Entity ID from SAM.gov. */
-  uei: 'UEI-PLACEHOLDER',
-  /** Placeholder: replace with the business's CAGE code. */
-  cage: 'CAGE-PLACEHOLDER',
-  setAside: 'WOSB / Small Business',
   /** Types of procurement the business takes (SPEC 2.7). */
   procurementTypes: ['FAR Part 12 (Commercial Items)', 'FAR Part 13 (Simplified Acquisition)'],
   /** The six supported NAICS codes (SPEC 2.7, 2.8, 9): official title and what partners supply. */
