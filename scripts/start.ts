@@ -7,7 +7,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { announceAdmin, seed } from '#server/db/seed.ts';
 import { closeDb, getDbHandle } from '#server/db/client.ts';
-import { env } from '#server/env.ts';
 import { log } from '#server/log.ts';
 import { projectRoot } from '#server/paths.ts';
 import { uploadsDir } from '#server/storage/local-disk.ts';
@@ -17,11 +16,12 @@ import { liveSite } from '#server/web/live-site.ts';
 import { buildServer, bundleIsCurrent } from './build';
 import { stopWithParent } from './parent-watch';
 import { drainAndClose } from './shutdown';
+import { preflight } from './preflight';
 import { startPublisher } from '#server/publish/publisher.ts';
 import { startMailWorker } from '#server/mail/worker.ts';
 
 async function main(): Promise<void> {
-  const e = env();
+  const e = await preflight();
   const handle = await getDbHandle();
   announceAdmin(await seed(handle.db, { onlyOnce: true }));
 

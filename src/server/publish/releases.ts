@@ -53,10 +53,17 @@ export function contentHash(content: SiteContent): string {
   return createHash('sha256').update(JSON.stringify(rest)).digest('hex').slice(0, 16);
 }
 
-/** Identifies the server code: a release built by other code is rebuilt at start. */
+/**
+ * Identifies the code the pages are built from: a release built by other code is rebuilt at start.
+ * It is the hash of the sources that the server bundle's build recorded (scripts/build.ts), not
+ * the bundle's modification time: `npm run build` or `npm test` rebuild the bundle from the same
+ * sources, and that must not make the next start rebuild every page.
+ */
 export async function codeVersion(): Promise<string> {
-  const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
-  const stat = await fs.stat(entry).catch(() => undefined);
+  const dist = path.join(projectRoot(), 'dist', 'server');
+  const stamp = (await fs.readFile(path.join(dist, 'build-stamp.txt'), 'utf8').catch(() => '')).trim();
+  if (stamp) return stamp.slice(0, 16);
+  const stat = await fs.stat(path.join(dist, 'entry.mjs')).catch(() => undefined);
   return stat ? String(Math.floor(stat.mtimeMs)) : 'none';
 }
 
