@@ -285,10 +285,12 @@ describe('[SITE][BUILD] a release built from content with data', () => {
     for (const file of ['services/federal.html', 'services/partners.html']) expect(await page(file)).not.toContain('old-cap.pdf');
   });
 
-  it('consulting: the active services in their order, the default image when none', async () => {
+  it('consulting: the active services in their order, the illustration of its icon when no image was uploaded', async () => {
     const html = await page('services/consulting.html');
     expect(text(html)).toMatch(/Sourcing Service.*Audit Service/);
-    expect(html).toContain('src="/images/service-default.svg"');
+    expect(html).not.toContain('src="/images/service-default.svg"');
+    // 'users' is a sourcing icon: the sourcing illustration, sized up front and decorative.
+    expect(html).toMatch(/<img src="\/images\/art\/sourcing\.svg" width="1000" height="600"[^>]*alt=""/);
     expect(html).toContain('src="/uploads/audit.png"');
     expect(text(html)).not.toContain('Procurement Strategy Development');
   });
