@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { env } from '../env';
 import { log } from '../log';
 import { dataDir, migrationsDir } from '../paths';
+import { backupBeforeMigration } from './backup';
 import { acquireDirLock } from './lock';
 import * as schema from './schema';
 
@@ -17,6 +19,8 @@ export interface DbHandle {
   kind: 'pglite' | 'postgres';
   /** Human-readable location (directory or masked URL). */
   where: string;
+  /** The embedded database's own client (backups: its data directory dump and COPY). */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -45,6 +49,8 @@ export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
   const handle = opts.url ? await openPostgres(opts.url, opts.schemaName) : await openPglite(opts.dir);
   if (opts.migrate !== false) {
     try {
+      // An embedded database on disk is copied before a migration changes it (backup.ts).
+      if (opts.dir) await backupBeforeMigration(handle, path.dirname(opts.dir));
       await runMigrations(handle, opts.schemaName);
     } catch (err) {
       await handle.close();
@@ -98,6 +104,7 @@ async function openPglite(dir?: string): Promise<DbHandle> {
     db,
     kind: 'pglite',
     where: dir ?? '(in memory)',
+    pglite: client,
     close: async () => {
       try {
         await client.close();
