@@ -1,12 +1,11 @@
 /**
- * `npm run build`: builds the server bundle (dist/server) and a first copy of the pages from the
- * spec's fallback copy. It opens no database: the running server builds the real pages from the
- * database into a release of its own (src/server/publish).
+ * `npm run build`: builds the server bundle (dist/server) and its client files (dist/client). It
+ * opens no database and renders no page: the running server renders the pages from the database
+ * into a release of its own (src/server/publish).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '#server/paths.ts';
@@ -48,14 +47,10 @@ export async function bundleIsCurrent(root = projectRoot()): Promise<boolean> {
 export async function buildServer(): Promise<void> {
   const root = projectRoot();
   const stamp = await sourceStamp(root);
-  // Not inside dist/: astro build empties it first.
-  const snapshot = path.join(os.tmpdir(), `empty-content-${process.pid}.json`);
-  await fs.mkdir(path.dirname(snapshot), { recursive: true });
-  await fs.writeFile(snapshot, JSON.stringify(EMPTY_CONTENT));
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, 'node_modules', 'astro', 'astro.js'), 'build'], {
       cwd: root,
-      env: { ...process.env, CONTENT_SNAPSHOT: snapshot, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, PRERENDER_PAGES: 'false', ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: 'inherit',
     });
     child.on('error', reject);
@@ -64,28 +59,6 @@ export async function buildServer(): Promise<void> {
   // Taken before the build: a source edited during it makes the next start build again.
   await fs.writeFile(stampFile(root), `${stamp}\n`);
 }
-
-const EMPTY_CONTENT = {
-  generatedAt: new Date(0).toISOString(),
-  header: null,
-  headerCta: null,
-  blocks: {
-    intro: null,
-    home_cta: null,
-    about: null,
-    about_mission: null,
-    services_hero: null,
-    services_overview: null,
-    home_services: null,
-  },
-  homeFeatures: [],
-  aboutFeatures: [],
-  services: [],
-  insights: [],
-  documents: [],
-  contactInfo: null,
-  company: null,
-};
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   buildServer().catch((err: Error) => {

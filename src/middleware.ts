@@ -5,18 +5,26 @@ import { getDb } from '#server/db/client.ts';
 import { clientAddress } from '#server/client-ip.ts';
 import { json } from '#server/http.ts';
 import { isCrossSite } from '#server/web/csrf.ts';
+import { snapshotContent } from '#server/content/site-content.ts';
+import { RELEASE_ROUTES } from '#server/publish/routes.ts';
 import { withPageCsp } from '#server/web/security-headers.ts';
 
 const STATUS_TEXT: Record<number, string> = { 404: 'Not found', 405: 'Method not allowed' };
 
 /**
- * Session -> locals on on-demand routes (prerendered pages have no request to read), and a JSON
+ * Session -> locals on on-demand routes (published pages have no request to read), and a JSON
  * body for any /api error Astro itself produced (unknown route or method), never an HTML page.
  */
 export const onRequest = defineMiddleware(async (ctx, next) => {
   ctx.locals.user = null;
   ctx.locals.session = null;
-  if (ctx.isPrerendered) return next();
+  // A prerendered page, or the publisher rendering one into a release: no request to read.
+  if (ctx.isPrerendered || ctx.locals.siteContent) return next();
+  // `npm run dev` renders the public pages on every request, from the database as it is now.
+  if (import.meta.env.DEV && RELEASE_ROUTES.has(ctx.routePattern)) {
+    ctx.locals.siteContent = await snapshotContent(await getDb());
+    return next();
+  }
   // Health checks answer without a session lookup (a load balancer polls them every few seconds).
   if (ctx.url.pathname === '/healthz' || ctx.url.pathname === '/readyz') return next();
 
