@@ -4,7 +4,6 @@ import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
-import { Dialog } from '#components/ui/dialog.tsx';
 import type { FeatureSection } from '#shared/constants.ts';
 import { DEFAULT_ABOUT_ICON, featureCreateSchema } from '#shared/schemas/feature.ts';
 import { featuresQuery, useDeleteFeature, useSaveFeature, type Feature } from '../api/features';
@@ -12,6 +11,7 @@ import { iconField } from './icon-field';
 import { EditorCard, LoadError, LoadingRows } from './load-state';
 import { DeleteConfirm, RowActions, saveFormProps } from './row-actions';
 import { SchemaForm, type FieldSpec } from './schema-form';
+import { FormDialog } from './unsaved-changes';
 
 const FIELDS: FieldSpec[] = [
   { name: 'title', label: 'Title' },
@@ -89,7 +89,7 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
   return (
     <EditorCard title={title} description={description} actions={<Button onClick={() => setEditing('new')}>Add Feature</Button>}>
       {body}
-      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} title={current ? 'Edit Feature' : 'Add Feature'}>
+      <FormDialog open={editing !== null} onClose={() => setEditing(null)} title={current ? 'Edit Feature' : 'Add Feature'}>
         {editing !== null && (
           <SchemaForm
             schema={schema}
@@ -106,7 +106,7 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
             {...saveFormProps(current, save, () => setEditing(null))}
           />
         )}
-      </Dialog>
+      </FormDialog>
       <DeleteConfirm item={deleting} what="feature" onClose={() => setDeleting(null)} remove={remove} />
     </EditorCard>
   );
