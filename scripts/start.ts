@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { announceAdmin, seed } from '#server/db/seed.ts';
-import { closeDb, getDbHandle } from '#server/db/client.ts';
+import { closeDb, getDbHandle, whileStarting } from '#server/db/client.ts';
+import { shareAuthSecret } from '#server/auth/secret.ts';
 import { env } from '#server/env.ts';
 import { log } from '#server/log.ts';
 import { projectRoot } from '#server/paths.ts';
@@ -23,7 +24,9 @@ import { startMailWorker } from '#server/mail/worker.ts';
 async function main(): Promise<void> {
   const e = env();
   const handle = await getDbHandle();
-  announceAdmin(await seed(handle.db, { onlyOnce: true }));
+  announceAdmin(await whileStarting(handle, () => seed(handle.db, { onlyOnce: true })));
+  // Instances on one Postgres sign and encrypt with one key, whatever their DATA_DIR.
+  if (handle.kind === 'postgres') await shareAuthSecret(handle.db);
 
   const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
   if (!fs.existsSync(entry)) {
