@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { announceAdmin, seed } from '#server/db/seed.ts';
-import { closeDb, getDbHandle } from '#server/db/client.ts';
+import { closeDb, getDbHandle, whileStarting } from '#server/db/client.ts';
+import { shareAuthSecret } from '#server/auth/secret.ts';
 import { log } from '#server/log.ts';
 import { dataDir, projectRoot } from '#server/paths.ts';
 import { uploadsDir } from '#server/storage/local-disk.ts';
@@ -24,7 +25,9 @@ import { startControlChannel } from '#server/web/control-channel.ts';
 async function main(): Promise<void> {
   const e = await preflight();
   const handle = await getDbHandle();
-  announceAdmin(await seed(handle.db, { onlyOnce: true }));
+  announceAdmin(await whileStarting(handle, () => seed(handle.db, { onlyOnce: true })));
+  // Instances on one Postgres sign and encrypt with one key, whatever their DATA_DIR.
+  if (handle.kind === 'postgres') await shareAuthSecret(handle.db);
   // From here `npm run db:backup` and `db:restore` can ask this process (it owns the embedded database).
   const control = await startControlChannel(dataDir(e.DATA_DIR));
 

@@ -44,7 +44,14 @@ export function PublishStatus() {
       </span>
     );
   } else if (data.lastPublishedAt) {
-    body = <span title={new Date(data.lastPublishedAt).toLocaleString('en-US')}>Published {ago(data.lastPublishedAt, now)}</span>;
+    // With several servers, whether each one serves the newest content yet.
+    const fleet = data.instances.total > 1 ? ` · ${data.instances.upToDate} of ${data.instances.total} servers up to date` : '';
+    body = (
+      <span title={new Date(data.lastPublishedAt).toLocaleString('en-US')}>
+        Published {ago(data.lastPublishedAt, now)}
+        {fleet}
+      </span>
+    );
   } else {
     return null;
   }

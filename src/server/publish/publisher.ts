@@ -1,12 +1,13 @@
-import type { SiteContent } from '../content/site-content';
+import { snapshotContent, type SiteContent } from '../content/site-content';
 import { getDb, getDbHandle } from '../db/client';
 import type { PublishJob } from '../db/schema';
 import { env } from '../env';
 import { log } from '../log';
-import { ensureRelease, goLive, liveRelease, publishContent } from '../web/live-site';
-import { claim, enqueue, fail, latestLocalRelease, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
-import { readRelease, type Builder } from './releases';
-import { snapshotContent } from '../content/site-content';
+import { ensureRelease } from '../web/live-site';
+import { newestVersion } from './fleet';
+import { startFollower } from './follower';
+import { claim, enqueue, fail, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
+import type { Builder } from './releases';
 import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook';
 
 /*
@@ -22,6 +23,8 @@ export interface PublisherOptions {
   debounceMs?: number;
   /** How often to look for jobs queued by other instances (0: never). */
   pollMs?: number;
+  /** How often to look for content other instances published, when no notification came (0: never). */
+  followMs?: number;
   /** The clock (tests). */
   now?: () => number;
   /** Waits between webhook retries (tests). */
@@ -100,6 +103,8 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
   // The embedded database has exactly one process: whatever it left "building" died with it.
   await recoverStale(db, { before: handle.kind === 'pglite' ? now() + 1 : now() - STALE_BUILD_MS, now: now() });
 
+  // Read before the start release's content: any newer version is followed once running.
+  const startVersion = (await newestVersion(db))?.id ?? 0;
   if (opts.ensureRelease !== false) {
     const started = now();
     const { info, built, error } = await ensureRelease(db, buildOpts);
@@ -107,6 +112,8 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     if (built) await recordCompleted(db, { ...finished, status: 'succeeded', releaseId: info.id });
     else if (error) await recordCompleted(db, { ...finished, status: 'failed', error: error.message });
   }
+
+  const follower = await startFollower(handle, { startVersion, buildOpts, follow: mode === 'local', pollMs: opts.followMs });
 
   let stopped = false;
   let running: Promise<void> | undefined;
@@ -143,7 +150,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       return;
     }
     try {
-      const info = await publishContent(await snapshotContent(db), buildOpts);
+      const info = await follower.publish(job.id, await snapshotContent(db));
       await succeed(db, job, { now: now(), releaseId: info.id });
     } catch (err) {
       log.error('publish failed; the previous release stays live', { job: job.id, err });
@@ -178,27 +185,8 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     return running;
   };
 
-  /** Another instance published: load its release when it is on a disk we share. */
-  const followPeers = async () => {
-    if (mode !== 'local' || running) return;
-    const id = await latestLocalRelease(db);
-    const live = liveRelease();
-    if (!id || id === live?.id) return;
-    const info = await readRelease(id);
-    if (info && (!live || info.builtAt > live.builtAt)) await goLive(info);
-  };
-
   let newYear: NodeJS.Timeout | undefined;
-  const poll =
-    pollMs > 0
-      ? setInterval(
-          () =>
-            void tick()
-              .then(followPeers)
-              .catch(() => {}),
-          pollMs,
-        )
-      : undefined;
+  const poll = pollMs > 0 ? setInterval(() => void tick().catch(() => {}), pollMs) : undefined;
   poll?.unref();
 
   const publisher: Publisher = {
@@ -216,6 +204,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       clearInterval(poll);
       if (g[KEY] === publisher) g[KEY] = undefined;
       await running;
+      await follower.stop();
     },
   };
   // The footer shows the current year: the pages are rebuilt when it turns. (A server started in a
