@@ -154,7 +154,7 @@ describe('[SITE][IMAGES] rendered pages', () => {
     // logoDark still holds the default logo: the footer draws the site's own mark inline, no <img>.
     expect(imgs(html, '/images/logo.svg')).toEqual([]);
     const footer = html.slice(html.indexOf('<footer'));
-    expect(footer).toMatch(/<a href="\/" aria-label="[^"]+, home page"[^>]*><svg[^>]*aria-hidden="true"/);
+    expect(footer).toMatch(/<a href="\/" aria-label="[^"]+, home page"[^>]*>\s*<svg[^>]*aria-hidden="true"/);
   });
 
   it('home feature cards draw the icon stored for them; an unknown name draws the rotating icon of its place', async () => {
