@@ -158,6 +158,8 @@ export async function precompress(dir: string, previousDir?: string): Promise<vo
       const full = path.join(dir, files[i]!);
       const body = await fs.readFile(full);
       if (body.length < 256) continue;
+      // Linked in already compressed (the bundle's client files: scripts/build.ts compresses them).
+      if ((await exists(`${full}.br`)) && (await exists(`${full}.gz`))) continue;
       if (previousDir && (await reuseCompressed(body, path.join(previousDir, files[i]!), full))) continue;
       const [br, gz] = await Promise.all([
         brotli(body, {
@@ -175,6 +177,12 @@ export async function precompress(dir: string, previousDir?: string): Promise<vo
   };
   await Promise.all(Array.from({ length: PRECOMPRESS_CONCURRENCY }, worker));
 }
+
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** zlib work runs on libuv's pool (4 threads by default): more at once only queues memory. */
 const PRECOMPRESS_CONCURRENCY = 4;
