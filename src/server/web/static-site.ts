@@ -145,10 +145,10 @@ async function walk(dir: string, base = dir, out: string[] = []): Promise<string
 }
 
 /**
- * Writes `.br` and `.gz` beside every compressible file (once per build). A file identical to the
- * one in `previousDir` (hashed assets, unchanged pages) reuses that release's compressed copies.
+ * Writes `.br` (at brotli `quality`) and `.gz` beside every compressible file that has none yet.
+ * A file identical to the one in `previousDir` (unchanged pages) reuses that release's copies.
  */
-export async function precompress(dir: string, previousDir?: string): Promise<void> {
+export async function precompress(dir: string, previousDir?: string, quality = 11): Promise<void> {
   const files = (await walk(dir)).filter((f) => COMPRESSIBLE.has(path.extname(f)));
   // A few at a time: every started brotli encoder holds its window, so all at once (the first
   // release has ~60 files) took the server near a gigabyte of memory.
@@ -164,7 +164,7 @@ export async function precompress(dir: string, previousDir?: string): Promise<vo
       const [br, gz] = await Promise.all([
         brotli(body, {
           params: {
-            [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+            [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
             [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
             // The smallest window that holds the file: same output size, a fraction of the memory.
             [zlib.constants.BROTLI_PARAM_LGWIN]: Math.min(24, Math.max(16, Math.ceil(Math.log2(body.length + 1)))),
