@@ -1,5 +1,6 @@
 /**
- * `npm run build`: builds the server bundle (dist/server) and its client files (dist/client). It
+ * `npm run build`: builds the server bundle (dist/server) and its client files (dist/client, with
+ * their brotli and gzip copies). It
  * opens no database and renders no page: the running server renders the pages from the database
  * into a release of its own (src/server/publish).
  */
@@ -9,6 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '#server/paths.ts';
+import { precompress } from '#server/web/static-site.ts';
 
 /** What the server bundle is built from: a change to any of these makes `npm start` rebuild. */
 const STAMPED = ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json'];
@@ -56,6 +58,8 @@ export async function buildServer(): Promise<void> {
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}`))));
   });
+  // Compressed once here: every release links these copies in with the files (render.ts).
+  await precompress(path.join(root, 'dist', 'client'));
   // Taken before the build: a source edited during it makes the next start build again.
   await fs.writeFile(stampFile(root), `${stamp}\n`);
 }

@@ -19,7 +19,7 @@ import { median, startCommand } from './shared';
 
 const RUNS = 5;
 const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-admin-password' };
-const LOADED_PAGES = ['/', '/404', '/favicon.svg'];
+const LOADED_PAGES = ['/', '/about', '/favicon.svg'];
 /** Page requests a second from the load process (BENCH_PUBLISH_RPS; 0 = flat out). */
 const RPS = Number(process.env.BENCH_PUBLISH_RPS ?? 200);
 
@@ -122,8 +122,9 @@ async function startServer(env: NodeJS.ProcessEnv, logs: PublishedLog[]): Promis
   const started = performance.now();
   const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const onLine = (line: string) => {
-    const m = / INFO published (\{.*\})$/.exec(line);
-    if (m) logs.push(JSON.parse(m[1]!) as PublishedLog);
+    if (!line.startsWith('{')) return;
+    const entry = JSON.parse(line) as PublishedLog & { msg?: string };
+    if (entry.msg === 'published') logs.push(entry);
   };
   let tail = '';
   for (const stream of [child.stdout!, child.stderr!]) {

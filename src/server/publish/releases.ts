@@ -73,6 +73,13 @@ export async function currentRelease(): Promise<ReleaseInfo | null> {
   return id ? readRelease(id) : null;
 }
 
+/**
+ * Brotli quality for the pages of a release (the assets come compressed at 11 from the build).
+ * Quality 11 took 0.4 s for the 58 KB home page on a busy 2-core machine, 9 took 42 ms for a
+ * file 9 % larger: a publish goes live in a third of a second instead of a second.
+ */
+const PAGE_BROTLI_QUALITY = 9;
+
 function newReleaseId(): string {
   return `${new Date()
     .toISOString()
@@ -106,7 +113,7 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
       if (!ok) missing.push(file);
     }
     if (missing.length) throw new Error(`build is missing ${missing.length} page(s): ${missing.slice(0, 5).join(', ')}`);
-    await precompress(client, opts.previous ? releaseClientDir(opts.previous.id) : undefined);
+    await precompress(client, opts.previous ? releaseClientDir(opts.previous.id) : undefined, PAGE_BROTLI_QUALITY);
     const pages = (await fs.readdir(client, { recursive: true })).filter((f) => String(f).endsWith('.html')).length;
     const info: ReleaseInfo = {
       id,
