@@ -14,8 +14,8 @@ export const PUBLIC_PAGES = [
   '/privacy',
 ] as const;
 
-/** The client-only shells of the back office and the sign-in page (they name the business). */
-const SHELL_PAGES = ['/admin', '/auth'];
+/** The client-only shells of the back office and the sign-in pages (they name the business). */
+const SHELL_PAGES = ['/admin', '/auth', '/auth/forgot', '/auth/reset'];
 
 /** Release files besides the pages: the not-found pages, the feeds and robots.txt. */
 const OTHER_PATHS = ['/404', '/insights/404', '/sitemap.xml', '/robots.txt', '/rss.xml'];

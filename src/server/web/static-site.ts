@@ -198,8 +198,8 @@ async function reuseCompressed(body: Buffer, previous: string, full: string): Pr
   }
 }
 
-/** The sign-in page and the back office shell: never kept by a browser or a shared cache. */
-const NEVER_CACHED = new Set(['admin.html', 'auth.html']);
+/** The sign-in pages and the back office shell: never kept by a browser or a shared cache. */
+const NEVER_CACHED = new Set(['admin.html', 'auth.html', 'auth/forgot.html', 'auth/reset.html']);
 
 function cacheControlFor(rel: string): string {
   if (NEVER_CACHED.has(rel)) return 'no-store';
