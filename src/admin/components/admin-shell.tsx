@@ -51,7 +51,10 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
       <header className="border-b border-line bg-white">
         <div className="container-page flex flex-wrap items-center justify-between gap-3 py-4">
           <div className="flex items-center gap-3">
-            <a href="/" className="text-sm font-semibold text-brand-700 underline-offset-2 hover:underline">
+            <a
+              href="/"
+              className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
+            >
               ← Website
             </a>
             <h1 className="text-xl font-bold">Back Office</h1>
