@@ -48,7 +48,8 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
 
   return (
     <div className="min-h-screen bg-surface">
-      <header className="border-b border-line bg-white">
+      {/* Sticky: whether (and since when) the site is live stays in view while editing. */}
+      <header className="sticky top-0 z-40 border-b border-line bg-white">
         <div className="container-page flex flex-wrap items-center justify-between gap-3 py-4">
           <div className="flex items-center gap-3">
             <a
