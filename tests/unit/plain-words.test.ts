@@ -120,7 +120,7 @@ describe('[PLAIN] the Activity list in sentences', () => {
     const long = 'x'.repeat(200);
     expect(
       activitySentences(entry({ action: 'update', entity: 'content:about', before: { content: long }, after: { content: `${long}y` } })),
-    ).toEqual(['Changed the text of the About page text.']);
+    ).toEqual(['Changed the text of the About page.']);
   });
 
   it('older rows without a recorded name still read as sentences', () => {
