@@ -2,17 +2,48 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 
 const site = process.env.SITE_URL || 'http://localhost:4321';
 const siteHost = new URL(site).hostname;
+/** `npm run build:static`: every public page prerendered from the database, a deployable static site. */
+const prerenderPages = process.env.PRERENDER_PAGES === 'true';
+
+/**
+ * The server bundle renders the public pages itself when content is published
+ * (src/server/publish/render.ts), so there every route is an on-demand one, and the bundle's entry adds `renderPage` to the
+ * node adapter's exports (src/server/web/astro-entry.ts). A static build prerenders them as usual.
+ */
+/** @param {import('astro').AstroIntegration} adapter @returns {import('astro').AstroIntegration} */
+function renderOnPublish(adapter) {
+  return {
+    ...adapter,
+    hooks: {
+      ...adapter.hooks,
+      'astro:config:done': (params) =>
+        adapter.hooks['astro:config:done']?.({
+          ...params,
+          setAdapter: (a) =>
+            params.setAdapter({
+              ...a,
+              serverEntrypoint: fileURLToPath(new URL('./src/server/web/astro-entry.ts', import.meta.url)),
+              exports: [...(a.exports ?? []), 'renderPage'],
+            }),
+        }),
+      'astro:route:setup': ({ route }) => {
+        if (!prerenderPages) route.prerender = false;
+      },
+    },
+  };
+}
 
 export default defineConfig({
   site,
   output: 'static',
   // Middleware mode: scripts/start.ts owns the HTTP server, serves the prerendered pages from
   // memory (precompressed: the adapter's own static serving compresses nothing and reads the disk each time) and hands everything else to Astro.
-  adapter: node({ mode: 'middleware' }),
+  adapter: renderOnPublish(node({ mode: 'middleware' })),
   integrations: [react()],
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'always' },

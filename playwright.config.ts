@@ -30,7 +30,16 @@ export default defineConfig({
     ? [['list'], ['json', { outputFile: `${process.env.TEST_REPORT_DIR}/${process.env.TEST_REPORT_PREFIX ?? ''}playwright.json` }]]
     : [['list']],
   use: { baseURL, trace: 'retain-on-failure' },
-  projects: [{ name: 'chromium', use: chromium }],
+  projects: [
+    // Listed first, so with one worker it runs before any spec edits the seeded content.
+    {
+      name: 'screenshots',
+      use: chromium,
+      testMatch: /site-screenshots\.spec\.ts$/,
+      snapshotPathTemplate: '{testDir}/__screenshots__/{arg}{ext}',
+    },
+    { name: 'chromium', use: chromium, testIgnore: /site-screenshots\.spec\.ts$/ },
+  ],
   webServer: {
     command: 'node --import tsx tests/e2e/serve.ts',
     url: `${baseURL}/api/content/header/active`,

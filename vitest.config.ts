@@ -4,6 +4,15 @@ import { defineConfig } from 'vitest/config';
 const reportDir = process.env.TEST_REPORT_DIR;
 const reportName = `${process.env.TEST_REPORT_PREFIX ?? ''}vitest-${process.env.npm_lifecycle_event ?? 'run'}.json`;
 
+/** The environment of the suites that run the real server (the first admin its seed creates). */
+const serverTestEnv = {
+  LOG_LEVEL: 'warn',
+  SITE_URL: 'http://localhost:4321',
+  ADMIN_USERNAME: 'admin',
+  ADMIN_EMAIL: 'admin@example.com',
+  ADMIN_PASSWORD: 'integration-admin-pw',
+};
+
 export default defineConfig({
   test: {
     reporters: reportDir ? ['default', 'json'] : ['default'],
@@ -28,13 +37,21 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           maxWorkers: 2,
-          env: {
-            LOG_LEVEL: 'warn',
-            SITE_URL: 'http://localhost:4321',
-            ADMIN_USERNAME: 'admin',
-            ADMIN_EMAIL: 'admin@example.com',
-            ADMIN_PASSWORD: 'integration-admin-pw',
-          },
+          env: serverTestEnv,
+        },
+      },
+      {
+        test: {
+          name: 'fault',
+          sequence: { groupOrder: 2 },
+          include: ['tests/fault/**/*.test.ts'],
+          environment: 'node',
+          // Servers killed, databases cut off: one file at a time, each in its own process.
+          pool: 'forks',
+          maxWorkers: 1,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          env: serverTestEnv,
         },
       },
     ],

@@ -4,12 +4,12 @@
  * With the embedded database, stop the server first (only one process may open it).
  */
 import { passwordProblem } from '#shared/password-strength.ts';
-import { runScript } from './run-script';
+import { checked, runScript } from './run-script';
 import { parseArgs } from 'node:util';
 import { generatePassword } from '#server/auth/password.ts';
 import { getDb } from '#server/db/client.ts';
 import { createUser } from '#server/services/users.ts';
-import { newPasswordSchema } from '#shared/schemas/auth.ts';
+import { newPasswordSchema, registerSchema } from '#shared/schemas/auth.ts';
 import { USER_ROLES, type UserRole } from '#shared/constants.ts';
 
 async function main(): Promise<void> {
@@ -19,14 +19,16 @@ async function main(): Promise<void> {
   if (!values.username || !values.email)
     throw new Error('Usage: npm run admin:create -- --username NAME --email ADDRESS [--role admin|user]');
   if (!USER_ROLES.includes(values.role as UserRole)) throw new Error(`--role must be one of ${USER_ROLES.join(', ')}`);
+  // The same rules as self-registration, checked before the database is opened.
+  const { username, email } = checked(registerSchema.pick({ username: true, email: true }), values);
   const given = process.env.ADMIN_PASSWORD;
   if (given) {
-    newPasswordSchema.parse(given);
-    const problem = passwordProblem(given, [values.username, values.email]);
+    checked(newPasswordSchema, given, 'ADMIN_PASSWORD');
+    const problem = passwordProblem(given, [username, email]);
     if (problem) throw new Error(`ADMIN_PASSWORD: ${problem}`);
   }
   const password = given ?? generatePassword();
-  const user = await createUser(await getDb(), { username: values.username, email: values.email, password, role: values.role as UserRole });
+  const user = await createUser(await getDb(), { username, email, password, role: values.role as UserRole });
   console.log(`Created ${user.role} "${user.displayUsername ?? user.username}" <${user.email}>.`);
   if (!given) console.log(`Password (shown once, change it from the Account tab): ${password}`);
 }

@@ -5,7 +5,7 @@
  * With the embedded database, stop the server first (only one process may open it).
  */
 import { passwordProblem } from '#shared/password-strength.ts';
-import { runScript } from './run-script';
+import { checked, runScript } from './run-script';
 import { eq } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import { generatePassword } from '#server/auth/password.ts';
@@ -17,12 +17,12 @@ import { newPasswordSchema } from '#shared/schemas/auth.ts';
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { username: { type: 'string' }, 'disable-2fa': { type: 'boolean', default: false } } });
   if (!values.username) throw new Error('Usage: npm run admin:reset-password -- --username NAME [--disable-2fa]');
+  const given = process.env.NEW_PASSWORD;
+  if (given) checked(newPasswordSchema, given, 'NEW_PASSWORD');
   const db = await getDb();
   const user = await findUserByLogin(db, values.username);
   if (!user) throw new Error(`No account named "${values.username}"`);
-  const given = process.env.NEW_PASSWORD;
   if (given) {
-    newPasswordSchema.parse(given);
     const problem = passwordProblem(given, [user.username ?? '', user.email]);
     if (problem) throw new Error(`NEW_PASSWORD: ${problem}`);
   }

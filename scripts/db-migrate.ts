@@ -1,13 +1,8 @@
 /** `npm run db:migrate`: applies pending migrations (one transaction) and exits. */
-import { closeDb, getDbHandle } from '#server/db/client.ts';
+import { getDbHandle } from '#server/db/client.ts';
+import { runScript } from './run-script';
 
-getDbHandle()
-  .then(async (h) => {
-    console.log(`Migrations applied (${h.kind}: ${h.where}).`);
-    await closeDb();
-  })
-  .catch(async (err: Error) => {
-    console.error(`Error: ${err.message}`);
-    await closeDb().catch(() => {});
-    process.exit(1);
-  });
+runScript(async () => {
+  const h = await getDbHandle();
+  console.log(`Migrations applied (${h.kind}: ${h.where}).`);
+});

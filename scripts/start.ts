@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { announceAdmin, seed } from '#server/db/seed.ts';
-import { closeDb, getDbHandle } from '#server/db/client.ts';
-import { env } from '#server/env.ts';
+import { closeDb, getDbHandle, whileStarting } from '#server/db/client.ts';
+import { shareAuthSecret } from '#server/auth/secret.ts';
 import { log } from '#server/log.ts';
-import { projectRoot } from '#server/paths.ts';
+import { dataDir, projectRoot } from '#server/paths.ts';
 import { uploadsDir } from '#server/storage/local-disk.ts';
 import { servableUpload } from '#server/services/documents.ts';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
@@ -17,13 +17,19 @@ import { liveSite } from '#server/web/live-site.ts';
 import { buildServer, bundleIsCurrent } from './build';
 import { stopWithParent } from './parent-watch';
 import { drainAndClose } from './shutdown';
+import { preflight } from './preflight';
 import { startPublisher } from '#server/publish/publisher.ts';
 import { startMailWorker } from '#server/mail/worker.ts';
+import { startControlChannel } from '#server/web/control-channel.ts';
 
 async function main(): Promise<void> {
-  const e = env();
+  const e = await preflight();
   const handle = await getDbHandle();
-  announceAdmin(await seed(handle.db, { onlyOnce: true }));
+  announceAdmin(await whileStarting(handle, () => seed(handle.db, { onlyOnce: true })));
+  // Instances on one Postgres sign and encrypt with one key, whatever their DATA_DIR.
+  if (handle.kind === 'postgres') await shareAuthSecret(handle.db);
+  // From here `npm run db:backup` and `db:restore` can ask this process (it owns the embedded database).
+  const control = await startControlChannel(dataDir(e.DATA_DIR));
 
   const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
   if (!fs.existsSync(entry)) {
@@ -68,6 +74,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await drainAndClose(server, [
+      { name: 'closing the backup channel', run: () => control.close() },
       { name: 'stopping the mail worker', run: () => mailWorker.stop() },
       { name: 'stopping the publisher', run: () => publisher.stop() },
       { name: 'closing the database', run: () => closeDb() },

@@ -7,5 +7,7 @@ declare namespace App {
     session: import('#shared/session.ts').SessionInfo | null;
     /** The client address (from the socket, or forwarded headers when TRUST_PROXY=true). */
     clientIp?: string;
+    /** The content a public page renders (the publisher's snapshot; the preview's live read). */
+    siteContent?: import('#server/content/site-content.ts').SiteContent;
   }
 }

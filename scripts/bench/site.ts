@@ -23,7 +23,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const PORT = Number(process.env.BENCH_PORT ?? 4490);
 const NGINX_PORT = PORT + 1;
 const BASE = `http://127.0.0.1:${PORT}`;
-const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -167,7 +167,7 @@ async function gzipBytes(url: string): Promise<number> {
 }
 
 async function lighthousePages(): Promise<PageResult[]> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
   const results: PageResult[] = [];
   try {
     for (const page of PAGES) {

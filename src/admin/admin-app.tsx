@@ -5,6 +5,7 @@ import { ToastProvider } from '#components/ui/toast.tsx';
 import { createQueryClient } from '#lib/query-client.ts';
 import { currentUserQuery } from './api/session';
 import { AdminShell } from './components/admin-shell';
+import { UnsavedChangesProvider } from './components/unsaved-changes';
 
 /** The back office (SPEC 2.15), mounted client-only by src/pages/admin/index.astro. */
 export function AdminApp() {
@@ -12,7 +13,9 @@ export function AdminApp() {
   return (
     <QueryClientProvider client={client}>
       <ToastProvider>
-        <AdminGuard />
+        <UnsavedChangesProvider>
+          <AdminGuard />
+        </UnsavedChangesProvider>
       </ToastProvider>
     </QueryClientProvider>
   );

@@ -6,8 +6,8 @@ import { absoluteUrl, xmlEscape } from '#shared/seo.ts';
 import { companyOf } from '#shared/company.ts';
 
 /** RSS 2.0 feed of the published insights, newest first. */
-export const GET: APIRoute = async ({ site }) => {
-  const content = await loadSiteContent();
+export const GET: APIRoute = async ({ site, locals }) => {
+  const content = await loadSiteContent(locals);
   const insights = publishedInsights(content);
   const items = insights.map((i) => {
     const url = absoluteUrl(`/insights/${i.slug}`, site);

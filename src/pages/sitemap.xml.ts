@@ -4,8 +4,8 @@ import { PUBLIC_PAGES, publishedInsights } from '#server/publish/routes.ts';
 import { absoluteUrl, xmlEscape } from '#shared/seo.ts';
 
 /** Every public page and every published insight, with absolute URLs from SITE_URL. */
-export const GET: APIRoute = async ({ site }) => {
-  const content = await loadSiteContent();
+export const GET: APIRoute = async ({ site, locals }) => {
+  const content = await loadSiteContent(locals);
   const entries = [
     ...PUBLIC_PAGES.map((path) => ({ path, lastmod: null as string | null })),
     ...publishedInsights(content).map((i) => ({ path: `/insights/${i.slug}`, lastmod: i.updatedAt ?? i.publicationDate })),

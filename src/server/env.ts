@@ -22,6 +22,8 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   AUTH_SECRET: z.string().min(32).optional(),
   ALLOW_REGISTRATION: bool,
+  /** A session ends after this many seconds without a request (the back office warns 2 minutes before). */
+  SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).max(43_200).default(1800),
   TRUST_PROXY: bool,
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Procurement Services <no-reply@localhost>'),

@@ -11,6 +11,11 @@ export interface PublishStatus {
   lastPublishedAt: string | null;
   lastDurationMs: number | null;
   lastError: string | null;
+  /**
+   * The instances serving the site (each heartbeats every few seconds) and how many of them serve
+   * the newest published content; several instances on one Postgres each build their own release.
+   */
+  instances: { total: number; upToDate: number };
 }
 
 /** GET /api/auth/2fa/status. */

@@ -122,5 +122,7 @@ test('[ADMIN][COMPANY][A11Y]: the Company tab has no axe violations and no sidew
       expect(overflow, `${width} ${mode}`).toBeLessThanOrEqual(0);
     }
     await page.getByRole('button', { name: 'Cancel' }).click();
+    // The added certification is an unsaved change: Cancel asks before dropping it.
+    await page.getByRole('alertdialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard changes' }).click();
   }
 });

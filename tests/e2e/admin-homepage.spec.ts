@@ -108,5 +108,7 @@ test('[ADMIN][HOMEPAGE]: introduction and bottom call to action are edited in pl
   await cta.getByRole('button', { name: 'Save Changes' }).click();
   await expect(cta.getByText('Title is required')).toBeVisible();
   await cta.getByRole('button', { name: 'Cancel' }).click();
+  // The emptied title is an unsaved change: Cancel asks before dropping it.
+  await page.getByRole('alertdialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard changes' }).click();
   await expect(cta.getByRole('button', { name: 'Edit Call to Action Section' })).toBeVisible();
 });

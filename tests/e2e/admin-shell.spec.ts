@@ -44,6 +44,9 @@ test('[ADMIN][SHELL]: keyboard moves between tabs; the tab is kept in the URL', 
   await page.goto('/admin');
   await page.getByRole('tab', { name: 'Contacts' }).focus();
   await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Homepage' })).toBeFocused();
+  // Manual activation: a tab opens on Enter or Space, so an editor with changes is asked about once.
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('tab', { name: 'Homepage' })).toHaveAttribute('aria-selected', 'true');
   await expect(page).toHaveURL(/#homepage$/);
   await page.reload();

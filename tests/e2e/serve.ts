@@ -13,6 +13,8 @@ process.env.ADMIN_USERNAME ??= 'admin';
 process.env.ADMIN_EMAIL ??= 'admin@example.com';
 process.env.ADMIN_PASSWORD ??= 'e2e-admin-password';
 process.env.LOG_LEVEL ??= 'warn';
+// A short idle sign-out, so the back office's warning (2 minutes before) comes after one quiet minute.
+process.env.SESSION_IDLE_SECONDS ??= '180';
 
 fs.rmSync('.e2e-data', { recursive: true, force: true });
 const base = process.env.DATABASE_URL;

@@ -25,6 +25,8 @@ const PUBLIC = new Set([
   'POST /api/logout',
   'POST /api/register',
   'POST /api/auth/2fa/verify',
+  'POST /api/auth/forgot-password',
+  'POST /api/auth/reset-password',
   'GET /api/auth/providers',
   'GET /api/auth/[provider]',
   'GET /api/auth/callback/[provider]',
@@ -34,6 +36,7 @@ const PUBLIC = new Set([
 const SIGNED_IN = new Set([
   'GET /api/user',
   'POST /api/user/change-password',
+  'POST /api/user/keep-alive',
   'GET /api/auth/2fa/status',
   'POST /api/auth/2fa/setup',
   'POST /api/auth/2fa/enable',

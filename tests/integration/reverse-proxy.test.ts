@@ -2,13 +2,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactSubmissions } from '#server/db/schema/index.ts';
 import { resetEnvCache } from '#server/env.ts';
+import { freePort } from './helpers/ports';
 import { TEST_ADMIN, startTestServer, type TestServer } from './helpers/server';
 
 /*
@@ -28,15 +28,6 @@ function ensureTools(): void {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   if (res.status !== 0 || !fs.existsSync(NGINX)) throw new Error('installing nginx failed');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface Answer {

@@ -11,7 +11,7 @@ import type { DbHandle } from '#server/db/client.ts';
 import { contentBlocks, features, headerContent, insights, services, uploads } from '#server/db/schema/index.ts';
 import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
-import { ICON_PATHS } from '#components/site/icon-paths.ts';
+import { ICONS } from '#components/site/icons.ts';
 import { variantUrl } from '#shared/images.ts';
 import { openTestDatabase } from './helpers/db';
 
@@ -144,23 +144,24 @@ describe('[SITE][IMAGES] rendered pages', () => {
     expect(html.match(/fetchpriority="high"/g)).toHaveLength(1);
   });
 
-  it('logos: logoLight in the white header at its own aspect, logoDark in the dark footer, both decorative', async () => {
+  it('logos: an uploaded logoLight in the white header at its own aspect, decorative; the default logoDark draws our mark', async () => {
     const html = await page('index.html');
     const [header] = imgs(html, urls.logo!);
     expect(imgs(html, urls.logo!)).toHaveLength(1);
     expect([attr(header!, 'width'), attr(header!, 'height'), attr(header!, 'alt')]).toEqual(['120', '40', '']);
     expect(attr(header!, 'loading')).toBe('eager');
     expect(html.indexOf(header!)).toBeLessThan(html.indexOf('<main'));
-    const [footer] = imgs(html, '/images/logo.svg');
-    expect(html.indexOf(footer!)).toBeGreaterThan(html.indexOf('<footer'));
-    expect(attr(footer!, 'loading')).toBe('lazy');
+    // logoDark still holds the default logo: the footer draws the site's own mark inline, no <img>.
+    expect(imgs(html, '/images/logo.svg')).toEqual([]);
+    const footer = html.slice(html.indexOf('<footer'));
+    expect(footer).toMatch(/<a href="\/" aria-label="[^"]+, home page"[^>]*>\s*<svg[^>]*aria-hidden="true"/);
   });
 
   it('home feature cards draw the icon stored for them; an unknown name draws the rotating icon of its place', async () => {
     const html = await page('index.html');
     const card = (title: string) => new RegExp(`<li[^>]*>(?:(?!</li>)[\\s\\S])*${title}`).exec(html)?.[0] ?? '';
-    expect(card('Database Card')).toContain(`d="${ICON_PATHS.database}"`);
-    expect(card('Odd Card')).toContain(`d="${ICON_PATHS.puzzle}"`);
+    expect(card('Database Card')).toContain(ICONS.database);
+    expect(card('Odd Card')).toContain(ICONS.puzzle);
   });
 
   it('about: the uploaded image with its variants and alt text, lazy; a pasted mission image in the 800x600 box, decorative', async () => {
@@ -183,7 +184,7 @@ describe('[SITE][IMAGES] rendered pages', () => {
     expect(attr(service!, 'srcset')).toBe('/uploads/images/service9d0e-500w.webp 500w, /uploads/images/service9d0e-1000w.webp 1000w');
     expect([attr(service!, 'width'), attr(service!, 'height'), attr(service!, 'alt')]).toEqual(['1000', '600', 'Servers in a rack']);
     expect(attr(service!, 'loading')).toBe('lazy');
-    expect(html).toContain(`d="${ICON_PATHS.database}"`);
+    expect(html).toContain(ICONS.database);
   });
 
   it('insight: the featured image on the page (its hero) and on its card, og:image absolute, a large share card', async () => {

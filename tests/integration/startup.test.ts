@@ -1,14 +1,19 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#server/db/client.ts';
 
-function run(script: string, env: Record<string, string | undefined>): Promise<{ code: number | null; out: string }> {
+/** Runs a script as `npm` would; an `undefined` in `env` removes that variable. */
+function run(script: string, env: Record<string, string | undefined>, args: string[] = []): Promise<{ code: number | null; out: string }> {
+  const childEnv = Object.fromEntries(
+    Object.entries({ ...process.env, LOG_LEVEL: 'warn', ...env }).filter((e): e is [string, string] => e[1] !== undefined),
+  );
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -48,9 +53,90 @@ describe('[START] the embedded database', () => {
   }, 90_000);
 
   it('an unreachable DATABASE_URL stops the start with one clear line and a non-zero exit', async () => {
-    const { code, out } = await run('scripts/start.ts', { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    const { code, out } = await run('scripts/start.ts', { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PORT: '0' });
     expect(code).toBe(1);
     expect(out.trim().split('\n')).toHaveLength(1);
     expect(out).toMatch(/^Error: Cannot connect to the database at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);
   }, 30_000);
+});
+
+describe('[START] checks before anything is created', () => {
+  /** A port some other program listens on. */
+  async function busyPort(): Promise<{ port: number; close: () => void }> {
+    const other = net.createServer();
+    await new Promise<void>((resolve) => other.listen(0, '0.0.0.0', resolve));
+    return { port: (other.address() as net.AddressInfo).port, close: () => other.close() };
+  }
+
+  it('a busy port stops the start with "set PORT" before the database, a password or a build', async () => {
+    const busy = await busyPort();
+    const data = path.join(tmp, 'never-created');
+    try {
+      const { code, out } = await run('scripts/start.ts', {
+        PORT: String(busy.port),
+        DATA_DIR: data,
+        DATABASE_URL: '',
+        ADMIN_PASSWORD: undefined,
+      });
+      expect(code).toBe(1);
+      expect(out.trim()).toBe(
+        `Error: Port ${busy.port} is already in use by another program. Stop it, or set PORT to a free port (e.g. PORT=${busy.port + 1} npm start).`,
+      );
+      expect(fs.existsSync(data)).toBe(false);
+    } finally {
+      busy.close();
+    }
+  }, 30_000);
+
+  it('reads .env from the project root, and the shell environment wins over it', async () => {
+    const [inFile, inShell] = [await busyPort(), await busyPort()];
+    const root = path.join(tmp, 'app');
+    const data = path.join(tmp, 'from-dotenv');
+    fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(path.join(root, '.env'), `# a comment\nPORT=${inFile.port}   # taken\nDATA_DIR=${data}\n`);
+    try {
+      const fromFile = await run('scripts/start.ts', { APP_ROOT: root, PORT: undefined, DATA_DIR: undefined, DATABASE_URL: '' });
+      expect(fromFile.code).toBe(1);
+      expect(fromFile.out).toContain(`Port ${inFile.port} is already in use`);
+      const fromShell = await run('scripts/start.ts', {
+        APP_ROOT: root,
+        PORT: String(inShell.port),
+        DATA_DIR: undefined,
+        DATABASE_URL: '',
+      });
+      expect(fromShell.code).toBe(1);
+      expect(fromShell.out).toContain(`Port ${inShell.port} is already in use`);
+      expect(fs.existsSync(data)).toBe(false);
+    } finally {
+      inFile.close();
+      inShell.close();
+    }
+  }, 60_000);
+
+  it('admin:create and admin:reset-password refuse a bad e-mail or password with one plain line', async () => {
+    const data = path.join(tmp, 'admin-checks');
+    const create = ['--username', 'jane', '--email'];
+    const cases: [string, string[], Record<string, string>, string][] = [
+      ['scripts/admin-create.ts', [...create, 'notanemail'], {}, 'Error: --email: Please enter a valid email address'],
+      [
+        'scripts/admin-create.ts',
+        [...create, 'jane@example.com'],
+        { ADMIN_PASSWORD: 'short' },
+        'Error: ADMIN_PASSWORD: New password must be at least 8 characters',
+      ],
+      [
+        'scripts/admin-reset-password.ts',
+        ['--username', 'jane'],
+        { NEW_PASSWORD: 'short' },
+        'Error: NEW_PASSWORD: New password must be at least 8 characters',
+      ],
+    ];
+    for (const [script, args, env, expected] of cases) {
+      const { code, out } = await run(script, { DATA_DIR: data, DATABASE_URL: '', ...env }, args);
+      expect(code).toBe(1);
+      expect(out.trim()).toBe(expected);
+    }
+    // A refused command opens nothing.
+    expect(fs.existsSync(data)).toBe(false);
+  }, 60_000);
 });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { IMAGE_BOXES, imageSrcset, logoImage, siteImage, variantUrl } from '#shared/images.ts';
-import { ICON_PATHS, iconPath } from '#components/site/icon-paths.ts';
-import { SERVICE_ICONS } from '#shared/constants.ts';
 
 const HERO = '/uploads/images/3f2a9c.jpg';
 const heroMeta = { width: 1920, height: 1000, variantWidths: [640, 1280, 960] };
@@ -81,22 +79,5 @@ describe('[IMAGES] an image field as the pages draw it', () => {
       srcset: '/u/logo-240w.webp 240w, /u/logo.png 600w',
     });
     expect(logoImage('/images/logo.svg', wide)).toEqual({ src: '/images/logo.svg', alt: '', width: 40, height: 40 });
-  });
-});
-
-describe('[ICONS] stored icon names', () => {
-  it('every service icon option (SPEC 3) draws an icon of its own, never the star', () => {
-    for (const name of SERVICE_ICONS) expect(iconPath(name), name).not.toBe(ICON_PATHS.star);
-    expect(new Set(SERVICE_ICONS.map((n) => iconPath(n))).size).toBe(SERVICE_ICONS.length);
-  });
-  it('icon-font classes resolve to the same icons', () => {
-    expect(iconPath('fas fa-shield')).toBe(ICON_PATHS.shield);
-    expect(iconPath('fa-users')).toBe(ICON_PATHS.users);
-    expect(iconPath('fas fa-certificate')).toBe(ICON_PATHS.award);
-  });
-  it('an unknown name draws the given fallback, else the star', () => {
-    expect(iconPath('no-such-icon', 'puzzle')).toBe(ICON_PATHS.puzzle);
-    expect(iconPath('no-such-icon')).toBe(ICON_PATHS.star);
-    expect(iconPath('', 'truck')).toBe(ICON_PATHS.truck);
   });
 });

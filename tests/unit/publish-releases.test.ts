@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEADER_SCRIPT } from '#shared/inline-scripts.ts';
-import { activateRelease, pruneReleases, releasesDir } from '#server/publish/releases.ts';
+import { activateRelease, codeVersion, pruneReleases, releasesDir } from '#server/publish/releases.ts';
 import { createAppServer } from '#server/web/app-server.ts';
 import { loadStaticSite, precompress } from '#server/web/static-site.ts';
 
@@ -52,6 +52,25 @@ describe('[PUBLISH] releases on disk', () => {
       expect(fs.readdirSync(releasesDir()).sort()).toEqual(['20260101000002-b', '20260101000004-d', '20260101000005-e', 'current']);
     } finally {
       delete process.env.RELEASES_DIR;
+    }
+  });
+});
+
+describe('[PUBLISH] the code version a release was built with', () => {
+  it('follows the sources the server bundle was built from, not when it was built', async () => {
+    process.env.APP_ROOT = path.join(tmp, 'app');
+    try {
+      write(process.env.APP_ROOT, 'dist/server/entry.mjs', 'export {};');
+      write(process.env.APP_ROOT, 'dist/server/build-stamp.txt', `${'a'.repeat(64)}\n`);
+      const before = await codeVersion();
+      // `npm run build` again from the same sources: a new bundle file, the same stamp.
+      const later = new Date(Date.now() + 60_000);
+      fs.utimesSync(path.join(process.env.APP_ROOT, 'dist/server/entry.mjs'), later, later);
+      expect(await codeVersion()).toBe(before);
+      write(process.env.APP_ROOT, 'dist/server/build-stamp.txt', `${'b'.repeat(64)}\n`);
+      expect(await codeVersion()).not.toBe(before);
+    } finally {
+      delete process.env.APP_ROOT;
     }
   });
 });

@@ -12,7 +12,7 @@ const submissionKeys = { list: ['admin', 'contact-submissions'] as const };
 /** GET /api/contact-submissions, polled every 30 s so new inquiries appear on their own. */
 export const submissionsQuery = queryOptions({
   queryKey: submissionKeys.list,
-  queryFn: () => api.get<Submission[]>('/api/contact-submissions'),
+  queryFn: () => api.poll<Submission[]>('/api/contact-submissions'),
   refetchInterval: LIMITS.submissionPollMs,
 });
 

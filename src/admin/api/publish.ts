@@ -28,7 +28,7 @@ export const publishStatusQuery = queryOptions({
   queryKey: publishKeys.status,
   queryFn: async (): Promise<PublishStatus | null> => {
     try {
-      return await api.get<PublishStatus>('/api/admin/publish/status');
+      return await api.poll<PublishStatus>('/api/admin/publish/status');
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return null;
       throw err;

@@ -1,12 +1,15 @@
-import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ComponentType, type LazyExoticComponent } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#components/ui/tabs.tsx';
 import type { SessionUser } from '#shared/session.ts';
 import { NewInquiriesCount } from '../tabs/contacts/new-count';
 import { ActivityButton } from './activity-dialog';
+import { IdleWarning } from './idle-warning';
 import { LoadingRows } from './load-state';
 import { PublishStatus } from './publish-status';
 import { SetupChecklist } from './setup-checklist';
+import { SignOutButton } from './sign-out-button';
+import { useGuardedTab } from './unsaved-changes';
 
 type Lazy = LazyExoticComponent<ComponentType>;
 const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Lazy =>
@@ -35,16 +38,22 @@ function tabFromHash(): string {
 }
 
 export function AdminShell({ user }: { user: SessionUser | null }) {
-  const [tab, setTab] = useState(tabFromHash);
+  const { value: tab, onValueChange } = useGuardedTab(tabFromHash);
+  const shown = useRef(tab);
   useEffect(() => {
-    const onHash = () => setTab(tabFromHash());
+    shown.current = tab;
+  }, [tab]);
+  const select = (value: string) => onValueChange(value, () => history.replaceState(null, '', `#${value}`));
+  useEffect(() => {
+    // A typed or linked #tab goes through the same guard; kept editing, the address shows the open tab again.
+    const onHash = () => {
+      const next = tabFromHash();
+      if (next !== shown.current) history.replaceState(null, '', `#${shown.current}`);
+      onValueChange(next, () => history.replaceState(null, '', `#${next}`));
+    };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-  const select = (value: string) => {
-    setTab(value);
-    history.replaceState(null, '', `#${value}`);
-  };
+  }, [onValueChange]);
 
   return (
     <div className="min-h-screen bg-surface">
@@ -64,12 +73,14 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
             <PublishStatus />
             {user && <ActivityButton />}
             <Badge tone="info">{user ? `${user.username} (Admin)` : 'Preview Mode'}</Badge>
+            {user && <SignOutButton />}
+            {user && <IdleWarning />}
           </div>
         </div>
       </header>
       <main className="container-page py-6">
         {user && CHECKLIST_TABS.has(tab) && <SetupChecklist />}
-        <Tabs value={tab} onValueChange={select}>
+        <Tabs value={tab} onValueChange={select} activationMode="manual">
           <TabsList aria-label="Back office sections">
             {TABS.map((t) => (
               <TabsTrigger key={t.value} value={t.value}>

@@ -20,6 +20,8 @@ interface BlockEditorProps {
   view?: (block: ContentBlock) => ViewRow[];
   allowCreateNew?: boolean;
   editLabel?: string;
+  /** Long texts: keep unsaved changes as a local draft of this kind (see RecordEditor). */
+  draftKind?: string;
 }
 
 const blankOf = (fields: FieldSpec[]) => Object.fromEntries(fields.map((f) => [f.name, f.kind === 'switch' ? true : '']));
@@ -54,6 +56,7 @@ export function BlockEditor(props: BlockEditorProps) {
       save={(vars) => save.mutateAsync(vars)}
       allowCreateNew={props.allowCreateNew}
       editLabel={props.editLabel}
+      draftKind={props.draftKind}
     />
   );
 }

@@ -4,7 +4,6 @@ import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
-import { Dialog } from '#components/ui/dialog.tsx';
 import type { FeatureSection } from '#shared/constants.ts';
 import { DEFAULT_ABOUT_ICON, featureCreateSchema } from '#shared/schemas/feature.ts';
 import { featuresQuery, useDeleteFeature, useSaveFeature, type Feature } from '../api/features';
@@ -13,6 +12,7 @@ import { EditorCard, LoadError, LoadingRows } from './load-state';
 import { DeleteConfirm, RowActions, saveFormProps } from './row-actions';
 import { SchemaForm, type FieldSpec } from './schema-form';
 import { StackTable } from './stack-table';
+import { FormDialog } from './unsaved-changes';
 
 const FIELDS: FieldSpec[] = [
   { name: 'title', label: 'Title' },
@@ -73,7 +73,7 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
   return (
     <EditorCard title={title} description={description} actions={<Button onClick={() => setEditing('new')}>Add Feature</Button>}>
       {body}
-      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} title={current ? 'Edit Feature' : 'Add Feature'}>
+      <FormDialog open={editing !== null} onClose={() => setEditing(null)} title={current ? 'Edit Feature' : 'Add Feature'}>
         {editing !== null && (
           <SchemaForm
             schema={schema}
@@ -90,7 +90,7 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
             {...saveFormProps(current, save, () => setEditing(null))}
           />
         )}
-      </Dialog>
+      </FormDialog>
       <DeleteConfirm item={deleting} what="feature" onClose={() => setDeleting(null)} remove={remove} />
     </EditorCard>
   );

@@ -49,10 +49,12 @@ export function PublishStatus() {
     const at = new Date(data.lastPublishedAt);
     // The last save's page, once a publish newer than that save is live.
     const live = changed && data.lastPublishedAt !== changed.liveBefore ? changed.path : null;
+    // With several servers, whether each one serves the newest content yet.
+    const fleet = data.instances.total > 1 ? ` · ${data.instances.upToDate} of ${data.instances.total} servers up to date` : '';
     body = (
       <span className="inline-flex flex-wrap items-center gap-x-3">
         <span title={at.toLocaleString('en-US')}>
-          Live since {at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} ({ago(data.lastPublishedAt, now)})
+          Live since {at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} ({ago(data.lastPublishedAt, now)}){fleet}
         </span>
         {live && (
           <a

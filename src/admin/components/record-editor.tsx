@@ -6,6 +6,7 @@ import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import type { Versioned } from '#shared/schemas/stored.ts';
 import { EditorCard, LoadError, LoadingRows, formatDateTime } from './load-state';
+import { draftKey, readDraft } from './local-draft';
 import { SchemaForm, type FieldSpec } from './schema-form';
 
 export interface ViewRow {
@@ -29,6 +30,8 @@ interface RecordEditorProps<R extends Versioned & { isActive?: boolean }> {
   emptyText?: string;
   /** The edit button's text; defaults to 'Edit {title}'. */
   editLabel?: string;
+  /** Long texts: unsaved changes are kept in this browser as a draft of this kind, per record. */
+  draftKind?: string;
 }
 
 /**
@@ -36,7 +39,7 @@ interface RecordEditorProps<R extends Versioned & { isActive?: boolean }> {
  * update, edit mode with the shared schema's form. Saving creates when nothing is stored yet.
  */
 export function RecordEditor<R extends Versioned & { isActive?: boolean }>(props: RecordEditorProps<R>) {
-  const { title, description, query, schema, fields, toForm, view, save, allowCreateNew, emptyText, editLabel } = props;
+  const { title, description, query, schema, fields, toForm, view, save, allowCreateNew, emptyText, editLabel, draftKind } = props;
   const [mode, setMode] = useState<'view' | 'edit' | 'create'>('view');
   const record = query.data?.[0];
 
@@ -55,6 +58,8 @@ export function RecordEditor<R extends Versioned & { isActive?: boolean }>(props
 
   const editing = mode !== 'view';
   const target = mode === 'create' ? undefined : record;
+  // After a reload the editor starts in view mode: say that a draft is waiting, and where.
+  const keptDraft = !editing && draftKind !== undefined && readDraft(draftKey(draftKind, record?.id)) !== null;
   const actions = editing ? undefined : (
     <>
       {allowCreateNew && record && (
@@ -68,6 +73,12 @@ export function RecordEditor<R extends Versioned & { isActive?: boolean }>(props
 
   return (
     <EditorCard title={title} description={description} actions={actions}>
+      {keptDraft && (
+        <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          Changes to {title} that you had not saved are kept in this browser: choose{' '}
+          {record ? (editLabel ?? `Edit ${title}`) : `Create ${title}`} to restore them.
+        </p>
+      )}
       {editing ? (
         <SchemaForm
           key={`${mode}-${target?.id ?? 'new'}-${target?.version ?? 0}`}
@@ -75,6 +86,7 @@ export function RecordEditor<R extends Versioned & { isActive?: boolean }>(props
           defaultValues={toForm(target)}
           fields={fields}
           submitLabel={target ? 'Save Changes' : 'Create'}
+          draftKey={draftKind === undefined ? undefined : draftKey(draftKind, target?.id)}
           onCancel={() => setMode('view')}
           onSubmit={async (values) => {
             await save({ id: target?.id, version: target?.version, values });

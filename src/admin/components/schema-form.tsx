@@ -9,6 +9,9 @@ import { Switch } from '#components/ui/switch.tsx';
 import { Textarea } from '#components/ui/textarea.tsx';
 import { normalizeSlug, slugFromTitle } from '#shared/schemas/insight.ts';
 import { ImagePicker, type ImagePickerVariant } from './image-picker';
+import { formatDateTime } from './load-state';
+import { useLocalDraft } from './local-draft';
+import { useConfirmDiscard, useUnsavedChanges } from './unsaved-changes';
 
 export interface FieldSpec {
   name: string;
@@ -40,13 +43,25 @@ interface SchemaFormProps {
   isCreate?: boolean;
   /** Rendered above the fields, with the form (e.g. a file upload that fills the title). */
   before?: (form: UseFormReturn<FieldValues>) => ReactNode;
+  /** Long texts: unsaved changes are kept in this browser under this key until saved or discarded. */
+  draftKey?: string;
 }
 
 /**
  * A react-hook-form form over a shared zod schema: labels tied to inputs, the schema's message
  * under each invalid field, the fieldset disabled while saving.
  */
-export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, submitLabel, isCreate, before }: SchemaFormProps) {
+export function SchemaForm({
+  schema,
+  defaultValues,
+  fields,
+  onSubmit,
+  onCancel,
+  submitLabel,
+  isCreate,
+  before,
+  draftKey,
+}: SchemaFormProps) {
   const prefix = useId();
   const form = useForm<FieldValues>({
     resolver: zodResolver(schema as never) as Resolver<FieldValues>,
@@ -58,13 +73,44 @@ export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, 
   const slugTouched = useRef(Boolean(defaultValues.slug));
   const slugField = fields.find((f) => f.kind === 'slug');
 
+  const draft = useLocalDraft(draftKey, form);
+  useUnsavedChanges(formState.isDirty, draft.clear);
+  const confirmDiscard = useConfirmDiscard(formState.isDirty);
+
   const submit = handleSubmit(async (values) => {
-    await onSubmit(values).catch(() => undefined);
+    if (
+      await onSubmit(values).then(
+        () => true,
+        () => false,
+      )
+    )
+      draft.clear();
   });
+  const cancel =
+    onCancel &&
+    (() =>
+      void confirmDiscard().then((discard) => {
+        if (!discard) return;
+        draft.clear();
+        onCancel();
+      }));
 
   return (
     <form noValidate onSubmit={submit}>
       <fieldset disabled={formState.isSubmitting} className="space-y-4">
+        {draft.offer && (
+          <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+            <p>Changes you had not saved ({formatDateTime(new Date(draft.offer.savedAt).toISOString())}) are kept in this browser.</p>
+            <div className="mt-2 flex flex-wrap gap-2">
+              <Button size="sm" onClick={draft.restore}>
+                Restore draft
+              </Button>
+              <Button size="sm" variant="secondary" onClick={draft.clear}>
+                Discard draft
+              </Button>
+            </div>
+          </div>
+        )}
         {before?.(form)}
         {fields.map((field) => {
           const id = `${prefix}-${field.name}`;
@@ -131,7 +177,7 @@ export function SchemaForm({ schema, defaultValues, fields, onSubmit, onCancel, 
             </div>
           );
         })}
-        <FormActions submitting={formState.isSubmitting} submitLabel={submitLabel} onCancel={onCancel} />
+        <FormActions submitting={formState.isSubmitting} submitLabel={submitLabel} onCancel={cancel} />
       </fieldset>
     </form>
   );

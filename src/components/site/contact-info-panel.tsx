@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { splitLines, telHref } from '#lib/format.ts';
-import { clock, mail, phone, pin } from './icon-paths';
+import { Clock, Mail, MapPin, Phone } from 'lucide-static';
 import { SiteIcon } from './site-icon';
 
 interface ContactInfo {
@@ -57,7 +57,7 @@ function Item({ icon, label, children }: { icon: string; label: string; children
   return (
     <li className="flex gap-4">
       <span className="icon-tile h-11 w-11">
-        <SiteIcon d={icon} />
+        <SiteIcon svg={icon} />
       </span>
       <div>
         <h3 className="font-semibold text-ink">{label}</h3>
@@ -102,21 +102,21 @@ export function ContactInfoPanel({ staleMs }: { staleMs: number }) {
   return (
     <ul className="grid gap-6" data-testid="contact-info">
       {info.displayEmail && (
-        <Item icon={mail} label="Email">
+        <Item icon={Mail} label="Email">
           <a className="link break-all" href={`mailto:${info.email}`}>
             {info.email}
           </a>
         </Item>
       )}
       {info.displayPhone && (
-        <Item icon={phone} label="Phone">
+        <Item icon={Phone} label="Phone">
           <a className="link" href={telHref(info.phone)}>
             {info.phone}
           </a>
         </Item>
       )}
       {info.displayAddress && (
-        <Item icon={pin} label="Location">
+        <Item icon={MapPin} label="Location">
           <address className="not-italic">
             {splitLines(info.address).map((line, i) => (
               <span key={i} className="block">
@@ -127,7 +127,7 @@ export function ContactInfoPanel({ staleMs }: { staleMs: number }) {
         </Item>
       )}
       {info.displayBusinessHours && (
-        <Item icon={clock} label="Business Hours">
+        <Item icon={Clock} label="Business Hours">
           {splitLines(info.businessHours).map((line, i) => (
             <span key={i} className="block">
               {line}

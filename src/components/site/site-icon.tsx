@@ -1,5 +1,7 @@
-/** An inline SVG icon for islands (the same path data as Icon.astro). */
-export function SiteIcon({ d, className = 'h-5 w-5' }: { d: string; className?: string }) {
+import { iconBody } from './icon-body';
+
+/** A Lucide icon in an island (pass the icon's `lucide-static` export); drawn like Icon.astro. */
+export function SiteIcon({ svg, className = 'h-5 w-5' }: { svg: string; className?: string }) {
   return (
     <svg
       className={className}
@@ -11,8 +13,7 @@ export function SiteIcon({ d, className = 'h-5 w-5' }: { d: string; className?: 
       strokeLinejoin="round"
       aria-hidden="true"
       focusable="false"
-    >
-      <path d={d} />
-    </svg>
+      dangerouslySetInnerHTML={{ __html: iconBody(svg) }}
+    />
   );
 }

@@ -11,10 +11,12 @@ interface DialogProps {
   /** 'alertdialog' for confirmations that interrupt. */
   role?: 'dialog' | 'alertdialog';
   className?: string;
+  /** Where focus goes on closing, when not back to what had it at opening. */
+  returnFocus?: () => HTMLElement | null;
 }
 
 /** A modal with a title (and description) wired for screen readers; Escape and the ✕ close it. */
-export function Dialog({ open, onOpenChange, title, description, children, role = 'dialog', className }: DialogProps) {
+export function Dialog({ open, onOpenChange, title, description, children, role = 'dialog', className, returnFocus }: DialogProps) {
   // Opened from code (no Radix trigger), the dialog would hand focus to <body> on closing: give it
   // back to whatever had it when the dialog opened, as a keyboard user expects.
   const opener = useRef<HTMLElement | null>(null);
@@ -28,7 +30,7 @@ export function Dialog({ open, onOpenChange, title, description, children, role 
             opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
           }}
           onCloseAutoFocus={(event) => {
-            const el = opener.current;
+            const el = returnFocus?.() ?? opener.current;
             opener.current = null;
             if (el?.isConnected) {
               event.preventDefault();

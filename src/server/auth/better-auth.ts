@@ -11,8 +11,8 @@ import { env } from '../env';
 import { hashPassword, verifyPassword } from './password';
 import { authSecret } from './secret';
 
-/** Admin sessions end after 30 minutes idle and 12 hours at most. */
-export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Sessions end after 30 minutes idle (SESSION_IDLE_SECONDS) and 12 hours at most. */
+export const sessionIdleMs = () => env().SESSION_IDLE_SECONDS * 1000;
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
 
 /**

@@ -11,7 +11,7 @@ const ATTEMPT_WINDOW_MS = 60_000;
 export const LOCKOUT_THRESHOLD = 5;
 export const LOCKOUT_MS = 10 * 60_000;
 
-export type AttemptScope = 'login' | '2fa' | 'password' | 'register';
+export type AttemptScope = 'login' | '2fa' | 'password' | 'register' | 'reset';
 
 /**
  * Counts an attempt from this address (429 + Retry-After past the limit) and returns a refund:

@@ -29,3 +29,20 @@ export function queueLockoutNotice(tx: Tx, to: string, minutes: number): Promise
     ].join('\n'),
   });
 }
+
+export function queuePasswordResetLink(tx: Tx, to: string, link: string, minutes: number): Promise<number> {
+  return enqueueMail(tx, {
+    kind: 'auth.password-reset',
+    to,
+    subject: 'Reset your password',
+    text: [
+      'Someone asked to reset the password of your account. To choose a new password, open this link:',
+      '',
+      link,
+      '',
+      `It can be used once and expires in ${minutes} minutes. Every signed-in session ends when the password changes;`,
+      'if two-factor authentication is on, signing in still asks for your code.',
+      'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+    ].join('\n'),
+  });
+}

@@ -2,12 +2,13 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { UserRole } from '#shared/constants.ts';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
-import { SESSION_IDLE_MS, SESSION_MAX_MS, getAuth, sessionCookieName } from './better-auth';
+import { SESSION_MAX_MS, getAuth, sessionCookieName, sessionIdleMs } from './better-auth';
 import { now as clockNow } from './clock';
 import { hintCookie, isSecureRequest, readCookie } from './cookies';
 import { env } from '../env';
 import type { SessionInfo, SessionUser } from '#shared/session.ts';
 import { deviceCookie } from './device';
+import { HttpError } from '../http';
 
 /** The better-auth instance whose cookies this request carries (https → `__Host-` cookies). */
 export function authFor(db: Db, request: Request) {
@@ -50,9 +51,11 @@ export type SessionLookup =
 /**
  * The live session of a request: better-auth checks the signed cookie and finds the row; we add
  * the 12-hour and 30-minute-idle limits on our clock. Use refreshes the idle window (written at
- * most once a minute to keep reads cheap).
+ * most once a minute to keep reads cheap, and often enough that a short idle setting never looks
+ * closer than 90 % of itself while the session is in use). `touch: false` (a background poll)
+ * reads without counting as use, or an open back office would never be idle.
  */
-export async function readSession(db: Db, request: Request): Promise<SessionLookup> {
+export async function readSession(db: Db, request: Request, opts: { touch?: boolean } = {}): Promise<SessionLookup> {
   const auth = authFor(db, request);
   const cookieName = await sessionCookieName(auth);
   if (!readCookie(request, cookieName)) return { state: 'none' };
@@ -60,21 +63,42 @@ export async function readSession(db: Db, request: Request): Promise<SessionLook
   if (!found) return { state: 'invalid', cookieName };
   const now = clockNow();
   const { session, user } = found;
-  const lastActive = (session as { lastActiveAt?: Date | null }).lastActiveAt ?? session.createdAt;
+  const lastActive = new Date((session as { lastActiveAt?: Date | null }).lastActiveAt ?? session.createdAt);
+  const idleMs = sessionIdleMs();
   const expired = now >= session.expiresAt || now.getTime() - new Date(session.createdAt).getTime() >= SESSION_MAX_MS;
-  if (expired || now.getTime() - new Date(lastActive).getTime() > SESSION_IDLE_MS) {
+  if (expired || now.getTime() - lastActive.getTime() > idleMs) {
     await db.delete(sessions).where(eq(sessions.id, session.id));
     return { state: 'invalid', cookieName };
   }
-  if (now.getTime() - new Date(lastActive).getTime() > 60_000) {
+  let activeAt = lastActive;
+  if (opts.touch !== false && now.getTime() - lastActive.getTime() > Math.min(60_000, idleMs / 10)) {
     await db.update(sessions).set({ lastActiveAt: now }).where(eq(sessions.id, session.id));
+    activeAt = now;
   }
   return {
     state: 'valid',
     user: toSessionUser(user),
-    session: { id: session.id, expiresAt: session.expiresAt.toISOString() },
+    session: { id: session.id, expiresAt: session.expiresAt.toISOString(), idleExpiresAt: idleEnd(activeAt, session.expiresAt) },
     token: session.token,
   };
+}
+
+/** The idle sign-out time of a session last used at `activeAt` (never past its 12-hour end). */
+function idleEnd(activeAt: Date, expiresAt: Date): string {
+  return new Date(Math.min(activeAt.getTime() + sessionIdleMs(), expiresAt.getTime())).toISOString();
+}
+
+/** Whole seconds until the session's idle sign-out, on our clock. */
+export function idleSecondsLeft(session: SessionInfo): number {
+  return Math.max(0, Math.floor((Date.parse(session.idleExpiresAt) - clockNow().getTime()) / 1000));
+}
+
+/** 'Stay signed in': the idle window starts again now. */
+export async function extendSession(db: Db, session: SessionInfo): Promise<SessionInfo> {
+  const at = clockNow();
+  const [row] = await db.update(sessions).set({ lastActiveAt: at }).where(eq(sessions.id, session.id)).returning();
+  if (!row) throw new HttpError(401, 'Authentication required');
+  return { ...session, idleExpiresAt: idleEnd(at, row.expiresAt) };
 }
 
 /**

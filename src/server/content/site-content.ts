@@ -82,25 +82,19 @@ export async function snapshotContent(db: Db): Promise<SiteContent> {
 
 let loaded: Promise<SiteContent> | undefined;
 
-const LIVE_READER = Symbol.for('procurement.liveContentReader');
-const slots = globalThis as unknown as Record<symbol, (() => Promise<SiteContent>) | undefined>;
-
-/**
- * Inside the running server, on-demand pages (the insight preview) read the server's open
- * database on every render instead: never a snapshot, never closing the database.
- */
-export function useLiveContent(read: () => Promise<SiteContent>): void {
-  slots[LIVE_READER] = read;
+/** What a page's `Astro.locals` may carry: the content the publisher renders it from. */
+export interface ContentLocals {
+  siteContent?: SiteContent;
 }
 
 /**
- * The content for this build. With CONTENT_SNAPSHOT set (the server or `npm run build` wrote it)
- * the build never opens the database (the embedded database belongs to the server process alone); otherwise it reads the database itself
- * once and closes it, which is only allowed while no server owns it.
+ * The content a page renders. In the server, the publisher (and the insight preview) hand it to
+ * the render in `Astro.locals`. A static build (`npm run build:static`) reads the snapshot file
+ * named by CONTENT_SNAPSHOT, or else the database itself, once, and closes it: that is only
+ * allowed while no server owns the embedded database.
  */
-export function loadSiteContent(): Promise<SiteContent> {
-  const live = slots[LIVE_READER];
-  if (live) return live();
+export function loadSiteContent(locals?: ContentLocals): Promise<SiteContent> {
+  if (locals?.siteContent) return Promise.resolve(locals.siteContent);
   loaded ??= (async () => {
     const file = process.env.CONTENT_SNAPSHOT;
     if (file) return JSON.parse(await fs.readFile(file, 'utf8')) as SiteContent;

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import type { Sql } from 'postgres';
 import { env } from '../env';
 import { log } from '../log';
 import { dataDir, migrationsDir } from '../paths';
+import { backupBeforeMigration } from './backup';
 import { acquireDirLock } from './lock';
 import * as schema from './schema';
 
@@ -17,6 +20,8 @@ export interface DbHandle {
   kind: 'pglite' | 'postgres';
   /** Human-readable location (directory or masked URL). */
   where: string;
+  /** The embedded database's own client (backups: its data directory dump and COPY). */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -45,7 +50,9 @@ export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
   const handle = opts.url ? await openPostgres(opts.url, opts.schemaName) : await openPglite(opts.dir);
   if (opts.migrate !== false) {
     try {
-      await runMigrations(handle, opts.schemaName);
+      // An embedded database on disk is copied before a migration changes it (backup.ts).
+      if (opts.dir) await backupBeforeMigration(handle, path.dirname(opts.dir));
+      await whileStarting(handle, () => runMigrations(handle, opts.schemaName));
     } catch (err) {
       await handle.close();
       throw new Error(`Database migration failed; no change was applied: ${(err as Error).message}`, { cause: err });
@@ -98,6 +105,7 @@ async function openPglite(dir?: string): Promise<DbHandle> {
     db,
     kind: 'pglite',
     where: dir ?? '(in memory)',
+    pglite: client,
     close: async () => {
       try {
         await client.close();
@@ -106,6 +114,30 @@ async function openPglite(dir?: string): Promise<DbHandle> {
       }
     },
   };
+}
+
+/** Any constant; it names "an instance is migrating or seeding". */
+const START_LOCK = 74_210_518;
+
+/**
+ * Runs `work` under a Postgres session advisory lock, so instances started together on one
+ * database migrate and seed one after another instead of racing (the embedded database has one
+ * process, so there it simply runs).
+ */
+export async function whileStarting<T>(handle: DbHandle, work: () => Promise<T>): Promise<T> {
+  if (handle.kind !== 'postgres') return work();
+  const client = (handle.db as unknown as { $client: Sql }).$client;
+  const reserved = await client.reserve();
+  try {
+    await reserved`select pg_advisory_lock(${START_LOCK})`;
+    try {
+      return await work();
+    } finally {
+      await reserved`select pg_advisory_unlock(${START_LOCK})`;
+    }
+  } finally {
+    reserved.release();
+  }
 }
 
 async function runMigrations(handle: DbHandle, schemaName?: string): Promise<void> {

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { PublishStatus } from '#shared/responses.ts';
 import type { Db, Tx } from '../db/client';
 import { publishAttempts, publishJobs, type PublishJob } from '../db/schema';
+import { fleetStatus } from './fleet';
 
 /*
  * Publish jobs in the database, so that the status survives restarts and several server
@@ -156,17 +157,6 @@ export async function recoverStale(db: Db, opts: { before: number; now: number }
   return stale.length;
 }
 
-/** The newest successful local release (other instances load it from a shared RELEASES_DIR). */
-export async function latestLocalRelease(db: Db): Promise<string | null> {
-  const [row] = await db
-    .select({ releaseId: publishJobs.releaseId })
-    .from(publishJobs)
-    .where(and(eq(publishJobs.status, 'succeeded'), eq(publishJobs.mode, 'local')))
-    .orderBy(desc(publishJobs.finishedAt), desc(publishJobs.id))
-    .limit(1);
-  return row?.releaseId ?? null;
-}
-
 /** What the back office shows: building > queued > failed (since the last success) > idle. */
 export async function publishStatus(db: Db, now = Date.now()): Promise<PublishStatus> {
   const active = await db
@@ -198,6 +188,7 @@ export async function publishStatus(db: Db, now = Date.now()): Promise<PublishSt
     lastPublishedAt: lastOk?.finishedAt?.toISOString() ?? null,
     lastDurationMs: lastOk?.durationMs ?? null,
     lastError: failed?.error ?? null,
+    instances: await fleetStatus(db),
   };
 }
 

@@ -3,17 +3,18 @@ import { getDb, getDbHandle } from '../db/client';
 import type { PublishJob } from '../db/schema';
 import { env } from '../env';
 import { log } from '../log';
-import { ensureRelease, goLive, liveRelease, publishContent } from '../web/live-site';
-import { claim, enqueue, fail, latestLocalRelease, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
-import { coldBuild, readRelease, type Builder } from './releases';
-import { WarmBuilder } from './warm-builder';
+import { ensureRelease } from '../web/live-site';
+import { newestVersion } from './fleet';
+import { startFollower } from './follower';
+import { claim, enqueue, fail, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
+import type { Builder } from './releases';
 import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook';
 
 /*
  * Publishing. Every write that changes a public page calls `requestPublish`. The publisher that
  * the server starts (scripts/start.ts) records the request as a publish job in the database and
- * runs due jobs one at a time: a local build through the warm build worker, checked and swapped in
- * atomically, or a call of the deploy hook (REBUILD_WEBHOOK_URL). Without a started publisher (the
+ * runs due jobs one at a time: the pages rendered by the server bundle in this process (render.ts),
+ * checked and swapped in atomically, or a call of the deploy hook (REBUILD_WEBHOOK_URL). Without a started publisher (the
  * integration tests of other features) a request is only logged: nothing builds.
  */
 
@@ -22,20 +23,20 @@ export interface PublisherOptions {
   debounceMs?: number;
   /** How often to look for jobs queued by other instances (0: never). */
   pollMs?: number;
+  /** How often to look for content other instances published, when no notification came (0: never). */
+  followMs?: number;
   /** The clock (tests). */
   now?: () => number;
   /** Waits between webhook retries (tests). */
   sleep?: (ms: number) => Promise<void>;
   /** The deploy hook; from the environment by default, `null` for local builds. */
   webhook?: (Partial<WebhookConfig> & { url: string }) | null;
-  /** 'warm' (default): a long-lived build worker; 'cold': one `astro build` per release. */
-  builder?: 'warm' | 'cold';
+  /** How releases are made: rendered by the server bundle in this process (render.ts) by default. */
+  builder?: Builder;
   /** The files a release must contain (routes.ts by default). */
   expectedFiles?: (content: SiteContent) => string[];
   /** Serve the current release or build one before answering (default true). */
   ensureRelease?: boolean;
-  /** Run throwaway builds at start, so that the first publish is already warm (default true). */
-  warmUp?: boolean;
 }
 
 export interface Publisher {
@@ -44,8 +45,6 @@ export interface Publisher {
   request(reason: string): Promise<void>;
   /** Runs every due job now; resolves when the runner is idle again. */
   tick(): Promise<void>;
-  /** The warm build worker's PID, if one runs. */
-  workerPid(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -99,29 +98,22 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       ? webhookFromEnv()
       : opts.webhook && { ...WEBHOOK_DEFAULTS, secretHeader: 'x-webhook-secret', ...opts.webhook };
   const mode: PublishMode = hook ? 'webhook' : 'local';
-  const warm = mode === 'local' && opts.builder !== 'cold' ? new WarmBuilder() : undefined;
-  const builder: Builder = warm ? warm.build : coldBuild;
-  const buildOpts = { builder, expectedFiles: opts.expectedFiles };
+  const buildOpts = { builder: opts.builder, expectedFiles: opts.expectedFiles };
 
   // The embedded database has exactly one process: whatever it left "building" died with it.
   await recoverStale(db, { before: handle.kind === 'pglite' ? now() + 1 : now() - STALE_BUILD_MS, now: now() });
 
-  if (warm) void warm.start().catch(() => {});
+  // Read before the start release's content: any newer version is followed once running.
+  const startVersion = (await newestVersion(db))?.id ?? 0;
   if (opts.ensureRelease !== false) {
     const started = now();
     const { info, built, error } = await ensureRelease(db, buildOpts);
     const finished = { mode: 'local' as const, reason: 'start', startedAt: started, finishedAt: now() };
     if (built) await recordCompleted(db, { ...finished, status: 'succeeded', releaseId: info.id });
     else if (error) await recordCompleted(db, { ...finished, status: 'failed', error: error.message });
-    // The worker's first build bundles, later ones only render (build-memo.ts): have one of each done.
-    if (warm && opts.warmUp !== false) {
-      const builds = built ? WARM_UP_BUILDS - 1 : WARM_UP_BUILDS;
-      void snapshotContent(db).then(
-        (content) => warm.warmUp(JSON.stringify(content), builds),
-        () => {},
-      );
-    }
   }
+
+  const follower = await startFollower(handle, { startVersion, buildOpts, follow: mode === 'local', pollMs: opts.followMs });
 
   let stopped = false;
   let running: Promise<void> | undefined;
@@ -158,7 +150,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       return;
     }
     try {
-      const info = await publishContent(await snapshotContent(db), buildOpts);
+      const info = await follower.publish(job.id, await snapshotContent(db));
       await succeed(db, job, { now: now(), releaseId: info.id });
     } catch (err) {
       log.error('publish failed; the previous release stays live', { job: job.id, err });
@@ -193,27 +185,8 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
     return running;
   };
 
-  /** Another instance published: load its release when it is on a disk we share. */
-  const followPeers = async () => {
-    if (mode !== 'local' || running) return;
-    const id = await latestLocalRelease(db);
-    const live = liveRelease();
-    if (!id || id === live?.id) return;
-    const info = await readRelease(id);
-    if (info && (!live || info.builtAt > live.builtAt)) await goLive(info);
-  };
-
   let newYear: NodeJS.Timeout | undefined;
-  const poll =
-    pollMs > 0
-      ? setInterval(
-          () =>
-            void tick()
-              .then(followPeers)
-              .catch(() => {}),
-          pollMs,
-        )
-      : undefined;
+  const poll = pollMs > 0 ? setInterval(() => void tick().catch(() => {}), pollMs) : undefined;
   poll?.unref();
 
   const publisher: Publisher = {
@@ -224,7 +197,6 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       schedule(debounceMs);
     },
     tick,
-    workerPid: () => warm?.pid,
     async stop() {
       stopped = true;
       clearTimeout(timer);
@@ -232,7 +204,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       clearInterval(poll);
       if (g[KEY] === publisher) g[KEY] = undefined;
       await running;
-      await warm?.stop();
+      await follower.stop();
     },
   };
   // The footer shows the current year: the pages are rebuilt when it turns. (A server started in a
@@ -256,6 +228,3 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
   void tick();
   return publisher;
 }
-
-/** Builds the worker makes at start (the start build included) before it is warm. */
-const WARM_UP_BUILDS = 2;

@@ -14,15 +14,23 @@ export const PUBLIC_PAGES = [
   '/privacy',
 ] as const;
 
-/** The prerendered pages that do not depend on content: a publish build takes them from dist/client (content-build.ts). */
-export const SHELL_PAGES = ['/admin.html', '/auth.html'];
+/** The client-only shells of the back office and the sign-in page (they name the business). */
+const SHELL_PAGES = ['/admin', '/auth'];
 
-/** Static files every release must contain besides the pages (the shells: content-build.ts). */
-const STATIC_FILES = ['/404.html', '/insights/404.html', '/sitemap.xml', '/robots.txt', '/rss.xml', ...SHELL_PAGES];
+/** Release files besides the pages: the not-found pages, the feeds and robots.txt. */
+const OTHER_PATHS = ['/404', '/insights/404', '/sitemap.xml', '/robots.txt', '/rss.xml'];
 
-/** URL path → the file `astro build` writes for it (build.format 'file'). */
-function pageFile(urlPath: string): string {
-  return urlPath === '/' ? '/index.html' : `${urlPath}.html`;
+/**
+ * Every route (Astro's route pattern) that is rendered into a release and served only from one.
+ * A static build (`npm run build:static`) prerenders exactly these; the server bundle renders them
+ * on publish, and never for a visitor (src/server/web/astro-entry.ts).
+ */
+export const RELEASE_ROUTES: ReadonlySet<string> = new Set([...PUBLIC_PAGES, ...SHELL_PAGES, ...OTHER_PATHS, '/insights/[slug]']);
+
+/** URL path → the file of the release (build.format 'file'). */
+export function pageFile(urlPath: string): string {
+  if (urlPath === '/') return '/index.html';
+  return /\.(xml|txt)$/.test(urlPath) ? urlPath : `${urlPath}.html`;
 }
 
 /** Published insights that get a page ('404' is the section's not-found page). */
@@ -35,7 +43,12 @@ function publicPaths(content: SiteContent): string[] {
   return [...PUBLIC_PAGES, ...publishedInsights(content).map((i) => `/insights/${i.slug}`)];
 }
 
+/** Every URL path rendered into a release of this content. */
+export function releasePaths(content: SiteContent): string[] {
+  return [...publicPaths(content), ...SHELL_PAGES, ...OTHER_PATHS];
+}
+
 /** Every file a release built from this content must contain; a build missing one is refused. */
 export function expectedFiles(content: SiteContent): string[] {
-  return [...publicPaths(content).map(pageFile), ...STATIC_FILES];
+  return releasePaths(content).map(pageFile);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, or, sql } from 'drizzle-orm';
 import type { UserRole } from '#shared/constants.ts';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { accounts, sessions, users } from '../db/schema';
 import { hashPassword } from '../auth/password';
 import { HttpError } from '../http';
@@ -57,10 +57,14 @@ export async function findUserByLogin(db: Db, login: string) {
   return user ?? null;
 }
 
-/** Sets a new password and ends every session of the user (operator reset). */
-export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
+/**
+ * Sets a new password, lifts the lockout and ends every session of the user (operator reset,
+ * e-mailed reset link). `first` runs in the same transaction beforehand: if it throws, nothing changes.
+ */
+export async function setPassword(db: Db, userId: string, password: string, first?: (tx: Tx) => Promise<void>): Promise<void> {
   const hash = await hashPassword(password);
   await db.transaction(async (tx) => {
+    await first?.(tx);
     const updated = await tx
       .update(accounts)
       .set({ password: hash })

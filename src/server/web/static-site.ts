@@ -145,10 +145,10 @@ async function walk(dir: string, base = dir, out: string[] = []): Promise<string
 }
 
 /**
- * Writes `.br` and `.gz` beside every compressible file (once per build). A file identical to the
- * one in `previousDir` (hashed assets, unchanged pages) reuses that release's compressed copies.
+ * Writes `.br` (at brotli `quality`) and `.gz` beside every compressible file that has none yet.
+ * A file identical to the one in `previousDir` (unchanged pages) reuses that release's copies.
  */
-export async function precompress(dir: string, previousDir?: string): Promise<void> {
+export async function precompress(dir: string, previousDir?: string, quality = 11): Promise<void> {
   const files = (await walk(dir)).filter((f) => COMPRESSIBLE.has(path.extname(f)));
   // A few at a time: every started brotli encoder holds its window, so all at once (the first
   // release has ~60 files) took the server near a gigabyte of memory.
@@ -158,11 +158,13 @@ export async function precompress(dir: string, previousDir?: string): Promise<vo
       const full = path.join(dir, files[i]!);
       const body = await fs.readFile(full);
       if (body.length < 256) continue;
+      // Linked in already compressed (the bundle's client files: scripts/build.ts compresses them).
+      if ((await exists(`${full}.br`)) && (await exists(`${full}.gz`))) continue;
       if (previousDir && (await reuseCompressed(body, path.join(previousDir, files[i]!), full))) continue;
       const [br, gz] = await Promise.all([
         brotli(body, {
           params: {
-            [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+            [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
             [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
             // The smallest window that holds the file: same output size, a fraction of the memory.
             [zlib.constants.BROTLI_PARAM_LGWIN]: Math.min(24, Math.max(16, Math.ceil(Math.log2(body.length + 1)))),
@@ -175,6 +177,12 @@ export async function precompress(dir: string, previousDir?: string): Promise<vo
   };
   await Promise.all(Array.from({ length: PRECOMPRESS_CONCURRENCY }, worker));
 }
+
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** zlib work runs on libuv's pool (4 threads by default): more at once only queues memory. */
 const PRECOMPRESS_CONCURRENCY = 4;

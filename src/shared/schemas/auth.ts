@@ -85,3 +85,28 @@ export const registerSchema = z.object({
   password: newPasswordSchema,
   name: z.string().trim().min(1).max(200).optional(),
 });
+
+/** 'Forgot password?': the account's e-mail address. */
+export const forgotPasswordSchema = z.object({
+  email: z.string().trim().email('Please enter a valid email address').max(254, 'Email address is too long.'),
+});
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+
+/** The reset page's form: the password change's rules for the new password, confirmation required. */
+export const resetPasswordFormSchema = z
+  .object({ newPassword: newPasswordSchema, confirmPassword })
+  .refine(passwordsMatch.check, passwordsMatch.params);
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
+
+/** POST /api/auth/reset-password: the link's token (43 characters, base64url) and the form. */
+export const resetPasswordSchema = z
+  .object({
+    token: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'This password reset link is not complete. Open the link from the e-mail again.'),
+    newPassword: newPasswordSchema,
+    confirmPassword: confirmPassword.optional(),
+  })
+  .refine(passwordsMatch.check, passwordsMatch.params);
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;

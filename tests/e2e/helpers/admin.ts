@@ -2,15 +2,16 @@ import { request as playwrightRequest, type Page } from '@playwright/test';
 import { ADMIN, expect, test as base } from '../fixtures';
 
 /**
- * Admin tests sign in through POST /api/login once per worker (the login endpoint is rate
- * limited) and reuse the session's storage state in every test.
+ * Admin tests sign in through POST /api/login at the start of each test (a successful sign-in
+ * gives its rate-limit slot back). Not once per worker: the e2e server's idle limit is short
+ * (tests/e2e/serve.ts), and a password reset test ends every session of the account.
  */
-export const test = base.extend<object, { adminState: Awaited<ReturnType<import('@playwright/test').APIRequestContext['storageState']>> }>({
+export const test = base.extend<{ adminState: Awaited<ReturnType<import('@playwright/test').APIRequestContext['storageState']>> }>({
   adminState: [
     // Playwright reads a fixture's dependencies from this pattern: this one has none.
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use, workerInfo) => {
-      const baseURL = workerInfo.project.use.baseURL!;
+    async ({}, use, testInfo) => {
+      const baseURL = testInfo.project.use.baseURL!;
       const ctx = await playwrightRequest.newContext({ baseURL });
       const res = await ctx.post('/api/login', {
         data: { username: ADMIN.username, password: ADMIN.password },
@@ -21,7 +22,7 @@ export const test = base.extend<object, { adminState: Awaited<ReturnType<import(
       await ctx.dispose();
       await use(state);
     },
-    { scope: 'worker' },
+    { scope: 'test' },
   ],
   storageState: async ({ adminState }, use) => use(adminState),
 });

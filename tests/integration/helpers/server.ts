@@ -25,11 +25,18 @@ export interface TestServer {
  * random port. Needs `npm run build` first (npm test does it).
  */
 export async function startTestServer(
-  opts: { seed?: boolean; site?: () => StaticMap; uploads?: AppServerOptions['uploads']; trustProxy?: boolean } = {},
+  opts: {
+    seed?: boolean;
+    site?: () => StaticMap;
+    uploads?: AppServerOptions['uploads'];
+    trustProxy?: boolean;
+    /** Another database than the clean one of openTestDatabase (an embedded one on disk). */
+    database?: () => Promise<DbHandle>;
+  } = {},
 ): Promise<TestServer> {
   const entry = path.resolve('dist/server/entry.mjs');
   if (!fs.existsSync(entry)) throw new Error('dist/server/entry.mjs is missing: run `npm run build` first');
-  const handle = await openTestDatabase();
+  const handle = await (opts.database ?? openTestDatabase)();
   setDbHandle(handle);
   if (opts.seed !== false) await seed(handle.db);
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };

@@ -18,10 +18,13 @@ export class SmtpSink {
   private child?: ChildProcess;
   private syncs = new Map<number, () => void>();
   private nextSync = 0;
+  /** The latest start or restart: `sync` waits for it, so it never talks to a killed process. */
+  private ready: Promise<void> = Promise.resolve();
 
   static async start(): Promise<SmtpSink> {
     const sink = new SmtpSink();
-    await sink.spawn(0);
+    sink.ready = sink.spawn(0);
+    await sink.ready;
     return sink;
   }
 
@@ -46,15 +49,25 @@ export class SmtpSink {
     });
   }
 
-  /** Resolves once every message the server has answered 250 so far is in `received`. */
-  sync(): Promise<void> {
+  /**
+   * Resolves once every message the server has answered 250 so far is in `received`. A process
+   * that dies first has already reported everything it answered (its IPC messages arrive before
+   * its exit), so its exit resolves too; during a restart this waits for the new process.
+   */
+  async sync(): Promise<void> {
+    await this.ready.catch(() => {});
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null || !child.connected) return;
     const n = this.nextSync++;
-    return new Promise((resolve) => {
-      this.syncs.set(n, () => {
+    await new Promise<void>((resolve) => {
+      const done = () => {
         this.syncs.delete(n);
+        child.off('exit', done);
         resolve();
-      });
-      this.child?.send({ type: 'sync', n });
+      };
+      this.syncs.set(n, done);
+      child.once('exit', done);
+      child.send({ type: 'sync', n }, (err) => err && done());
     });
   }
 
@@ -80,7 +93,12 @@ export class SmtpSink {
    * Starts the server again, on the same port unless another process of the test run took it in
    * between (then on a new one: `url` changes, and the caller points its transport there).
    */
-  async restart(): Promise<void> {
+  restart(): Promise<void> {
+    this.ready = this.respawn();
+    return this.ready;
+  }
+
+  private async respawn(): Promise<void> {
     await this.kill();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('not ready in 5 s')), 5_000)));

@@ -4,16 +4,18 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '#components/ui/tabs.ts
 import { aboutFormSchema, missionSchema, splitAbout } from '#shared/schemas/content.ts';
 import { ACTIVE_FIELD, BlockEditor } from '../../components/block-editors';
 import { FeatureCardsEditor } from '../../components/feature-cards-editor';
+import { useGuardedTab } from '../../components/unsaved-changes';
 
 const asForm = (s: unknown) => s as z.ZodType<FieldValues, FieldValues>;
 const ABOUT_FAILURE = () => 'Failed to update about content. Please try again.';
 
 /** SPEC 2.15 About Us Page Editor: Main Content, Mission, Why Choose Us. */
 export function AboutTab() {
+  const { value, onValueChange } = useGuardedTab('main');
   return (
     <section aria-label="About Us Page Editor">
       <h2 className="mb-4 text-lg font-semibold">About Us Page Editor</h2>
-      <Tabs defaultValue="main">
+      <Tabs value={value} onValueChange={(next) => onValueChange(next)} activationMode="manual">
         <TabsList aria-label="About page sections">
           <TabsTrigger value="main">Main Content</TabsTrigger>
           <TabsTrigger value="mission">Mission</TabsTrigger>
@@ -26,6 +28,7 @@ export function AboutTab() {
             schema={asForm(aboutFormSchema)}
             allowCreateNew
             editLabel="Edit Content"
+            draftKind="about"
             fields={[
               { name: 'title', label: 'Title' },
               { name: 'subtitle', label: 'Subtitle', kind: 'textarea', rows: 2 },
@@ -69,6 +72,7 @@ export function AboutTab() {
           <BlockEditor
             section="about_mission"
             title="Mission"
+            draftKind="about-mission"
             schema={asForm(missionSchema)}
             fields={[
               { name: 'title', label: 'Title' },

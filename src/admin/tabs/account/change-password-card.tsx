@@ -1,9 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Field } from '#components/auth/field.tsx';
+import { NewPasswordFields, newPasswordProblem } from '#components/auth/new-password-fields.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { errorMessage } from '#lib/api-client.ts';
 import { changePasswordFormSchema, type ChangePasswordForm } from '#shared/schemas/auth.ts';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 import { useChangePassword } from './account-api';
 
 const EMPTY: ChangePasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
@@ -17,13 +19,12 @@ export function ChangePasswordCard() {
     handleSubmit,
     reset,
     setError,
-    formState: { errors, isSubmitting },
+    formState: { errors, isSubmitting, isDirty },
   } = useForm<ChangePasswordForm>({ resolver: zodResolver(changePasswordFormSchema), defaultValues: EMPTY });
+  useUnsavedChanges(isDirty);
 
   const submit = async (values: ChangePasswordForm) => {
-    // The same check the server makes, loaded only when a new password is chosen (its word lists are large).
-    const { passwordProblem } = await import('#shared/password-strength.ts');
-    const problem = passwordProblem(values.newPassword);
+    const problem = await newPasswordProblem(values.newPassword);
     if (problem) return setError('newPassword', { message: problem }, { shouldFocus: true });
     try {
       await change.mutateAsync(values);
@@ -55,20 +56,7 @@ export function ChangePasswordCard() {
             error={errors.currentPassword?.message}
             {...register('currentPassword')}
           />
-          <Field
-            label="New Password"
-            type="password"
-            autoComplete="new-password"
-            error={errors.newPassword?.message}
-            {...register('newPassword')}
-          />
-          <Field
-            label="Confirm New Password"
-            type="password"
-            autoComplete="new-password"
-            error={errors.confirmPassword?.message}
-            {...register('confirmPassword')}
-          />
+          <NewPasswordFields register={(name) => register(name)} errors={errors} />
           <button type="submit" className="btn-primary self-start">
             {isSubmitting ? 'Changing...' : 'Change Password'}
           </button>

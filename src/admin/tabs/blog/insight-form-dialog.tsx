@@ -1,11 +1,12 @@
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
-import { Dialog } from '#components/ui/dialog.tsx';
 import { INSIGHT_CATEGORIES, LIMITS } from '#shared/constants.ts';
 import { insightSchema } from '#shared/schemas/insight.ts';
 import { useSaveInsight, type Insight } from '../../api/insights';
 import { saveFormProps } from '../../components/row-actions';
+import { draftKey } from '../../components/local-draft';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';
+import { FormDialog } from '../../components/unsaved-changes';
 import { categoryLabel } from './categories';
 
 const FIELDS: FieldSpec[] = [
@@ -38,15 +39,16 @@ export function InsightFormDialog({ insight, onClose }: Props) {
   const save = useSaveInsight();
   const current = insight === 'new' ? undefined : (insight ?? undefined);
   return (
-    <Dialog
+    <FormDialog
       open={insight !== null}
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       title={current ? 'Edit Insight' : 'New Insight'}
       className="sm:w-[min(48rem,calc(100vw-2rem))]"
     >
       {insight !== null && (
         <SchemaForm
           isCreate={!current}
+          draftKey={draftKey('insight', current?.id)}
           schema={insightSchema as unknown as z.ZodType<FieldValues, FieldValues>}
           fields={FIELDS}
           defaultValues={{
@@ -75,6 +77,6 @@ export function InsightFormDialog({ insight, onClose }: Props) {
           )}
         />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -8,6 +8,7 @@ import { type MARKETING_FIGURES } from '#shared/constants.ts';
 import { companyProfileSchema, type CompanyProfileValues } from '#shared/schemas/company-profile.ts';
 import type { CompanyProfile } from '../../api/company-profile';
 import { FieldNotes, FormActions } from '../../components/schema-form';
+import { useConfirmDiscard, useUnsavedChanges } from '../../components/unsaved-changes';
 
 export type FigureKey = keyof typeof MARKETING_FIGURES;
 
@@ -128,6 +129,8 @@ export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfil
     reValidateMode: 'onChange',
   });
   const { handleSubmit, formState } = form;
+  useUnsavedChanges(formState.isDirty);
+  const confirmDiscard = useConfirmDiscard(formState.isDirty);
   const submit = handleSubmit(async (values) => {
     await onSubmit(values).catch(() => undefined);
   });
@@ -265,7 +268,11 @@ export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfil
           </div>
         </Group>
 
-        <FormActions submitting={formState.isSubmitting} submitLabel="Save Changes" onCancel={onCancel} />
+        <FormActions
+          submitting={formState.isSubmitting}
+          submitLabel="Save Changes"
+          onCancel={() => void confirmDiscard().then((discard) => discard && onCancel())}
+        />
       </fieldset>
     </form>
   );

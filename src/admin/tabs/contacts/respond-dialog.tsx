@@ -2,11 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '#components/ui/button.tsx';
-import { Dialog } from '#components/ui/dialog.tsx';
 import { Textarea } from '#components/ui/textarea.tsx';
 import { contactResponseSchema, type ContactResponseInput } from '#shared/schemas/contact-submission.ts';
 import { useRespond, type Submission } from '../../api/contact-submissions';
 import { formatDateTime } from '../../components/load-state';
+import { FormDialog, useConfirmDiscard, useUnsavedChanges } from '../../components/unsaved-changes';
 import { DeliveryBadge } from './delivery';
 
 /**
@@ -16,14 +16,14 @@ import { DeliveryBadge } from './delivery';
  */
 export function RespondDialog({ submission, onClose }: { submission: Submission | null; onClose: () => void }) {
   return (
-    <Dialog
+    <FormDialog
       open={submission !== null}
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       title={submission ? `Respond to ${submission.name}` : 'Respond'}
       className="sm:w-[min(48rem,calc(100vw-2rem))]"
     >
       {submission && <RespondBody key={submission.id} submission={submission} onClose={onClose} />}
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -38,6 +38,8 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
   const text = useWatch({ control: form.control, name: 'message' });
   const error = form.formState.errors.message?.message;
   const sending = respond.isPending || form.formState.isSubmitting;
+  useUnsavedChanges(form.formState.isDirty);
+  const confirmDiscard = useConfirmDiscard(form.formState.isDirty);
   const submit = form.handleSubmit(async ({ message }) => {
     await respond.mutateAsync({ id: s.id, message }).then(onClose, () => undefined);
   });
@@ -123,7 +125,7 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
               <Button type="submit" disabled={sending || text.trim() === ''}>
                 {sending ? 'Sending...' : 'Send'}
               </Button>
-              <Button variant="secondary" onClick={onClose}>
+              <Button variant="secondary" onClick={() => void confirmDiscard().then((discard) => discard && onClose())}>
                 Cancel
               </Button>
             </div>

@@ -2,7 +2,6 @@ import { useRef, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '#components/ui/button.tsx';
-import { Dialog } from '#components/ui/dialog.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { DOCUMENT_CATEGORIES, DOCUMENT_CATEGORY_LABELS, LIMITS } from '#shared/constants.ts';
 import { DOCUMENT_NOT_PDF, DOCUMENT_TOO_LARGE, NO_FILE_UPLOADED, documentSchema } from '#shared/schemas/document.ts';
@@ -17,6 +16,7 @@ import {
 } from '../../api/documents';
 import { ProgressBar } from '../../components/progress-bar';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';
+import { FormDialog } from '../../components/unsaved-changes';
 
 const FIELDS: FieldSpec[] = [
   { name: 'title', label: 'Title' },
@@ -57,7 +57,7 @@ export function DocumentDialog({ document, onClose }: Props) {
   };
 
   return (
-    <Dialog open={document !== null} onOpenChange={(open) => !open && close()} title={current ? 'Edit Document' : 'Upload Document'}>
+    <FormDialog open={document !== null} onClose={close} title={current ? 'Edit Document' : 'Upload Document'}>
       {document !== null && (
         <SchemaForm
           key={current ? `${current.id}-${current.version}` : 'new'}
@@ -86,7 +86,7 @@ export function DocumentDialog({ document, onClose }: Props) {
           }}
         />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Button } from '#components/ui/button.tsx';
-import { Dialog } from '#components/ui/dialog.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { Select } from '#components/ui/select.tsx';
 import { Switch } from '#components/ui/switch.tsx';
@@ -14,6 +13,7 @@ import { SITE } from '#shared/site-config.ts';
 import { FONT_LABELS, emailTemplateSchema, type EmailTemplateInput, type EmailTemplateValues } from '#shared/schemas/email-template.ts';
 import { useSaveTemplate, useSendTestEmail, type EmailTemplate } from '../../api/email-templates';
 import { ImagePicker } from '../../components/image-picker';
+import { FormDialog, useConfirmDiscard, useUnsavedChanges } from '../../components/unsaved-changes';
 
 export const TYPE_LABELS = { contact_notification: 'Contact notification', contact_response: 'Contact response' } as const;
 
@@ -50,14 +50,14 @@ function toForm(t: EmailTemplate | undefined): EmailTemplateInput {
 export function TemplateFormDialog({ template, onClose }: { template: EmailTemplate | 'new' | null; onClose: () => void }) {
   const current = template === 'new' ? undefined : (template ?? undefined);
   return (
-    <Dialog
+    <FormDialog
       open={template !== null}
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       title={current ? 'Edit Email Template' : 'New Email Template'}
       className="sm:w-[min(72rem,calc(100vw-2rem))]"
     >
       {template !== null && <TemplateForm key={current ? `${current.id}-${current.version}` : 'new'} current={current} onClose={onClose} />}
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -72,6 +72,8 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
     reValidateMode: 'onChange',
   });
   const { register, control, formState, handleSubmit } = form;
+  useUnsavedChanges(formState.isDirty);
+  const confirmDiscard = useConfirmDiscard(formState.isDirty);
   const [view, setView] = useState<'html' | 'text'>('html');
   const values = useWatch({ control }) as EmailTemplateInput;
   // The preview shows exactly what would be sent; an unfinished colour shows the default until valid.
@@ -200,7 +202,7 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
             <Button variant="secondary" onClick={() => void sendTest()} disabled={test.isPending}>
               {test.isPending ? 'Sending…' : 'Send test e-mail'}
             </Button>
-            <Button variant="ghost" onClick={onClose}>
+            <Button variant="ghost" onClick={() => void confirmDiscard().then((discard) => discard && onClose())}>
               Cancel
             </Button>
           </div>

@@ -27,6 +27,13 @@ export const publishJobs = pgTable(
     releaseId: text('release_id'),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
+    /**
+     * A local job's content snapshot, recorded when it is claimed: every instance builds its own
+     * release from it (follower.ts). Only the newest job keeps its snapshot; the hash stays.
+     */
+    contentHash: text('content_hash'),
+    /** JSON text, not jsonb: jsonb reorders keys, and the hash is taken over the text. */
+    content: text('content'),
   },
   (t) => [index('publish_job_status_idx').on(t.status, t.requestedAt)],
 );
@@ -64,3 +71,17 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_created_idx').on(t.createdAt)],
 );
 export type AuditEntry = typeof auditLog.$inferSelect;
+
+/**
+ * Each running server instance and the content it serves, refreshed every few seconds, so the
+ * publish status can say how many instances are live on the newest content.
+ */
+export const appInstances = pgTable('app_instance', {
+  id: text('id').primaryKey(),
+  /** The publish job whose content this instance serves (0: built from the database at start). */
+  version: integer('version').notNull().default(0),
+  contentHash: text('content_hash'),
+  releaseId: text('release_id'),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});

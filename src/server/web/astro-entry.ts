@@ -1,0 +1,54 @@
+/**
+ * The server bundle's entry (astro.config.mjs puts it in place of @astrojs/node's own): the node
+ * adapter's exports, plus `renderPage`, which renders one route of the public site in this
+ * process, from the content snapshot it is given, for the publisher (src/server/publish/render.ts).
+ *
+ * The public pages are on-demand routes in this bundle only so that the publisher can render them;
+ * visitors get them from the live release. A request for one that reaches Astro (a path the
+ * release does not have, such as an unknown insight) goes on to the server's not-found answer.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createExports as nodeExports, start } from '@astrojs/node/server.js';
+import type { SSRManifest } from 'astro';
+import { App } from 'astro/app';
+import type { SiteContent } from '../content/site-content';
+import { RELEASE_ROUTES } from '../publish/routes';
+
+type NodeOptions = Parameters<typeof nodeExports>[1];
+
+/**
+ * Renders one path of the public site from `content`. `site` is SITE_URL as it is now (canonical
+ * links, feeds), not as it was when the bundle was built.
+ */
+export type RenderPage = (urlPath: string, site: string, content: SiteContent) => Promise<Response>;
+
+export function createExports(manifest: SSRManifest, options: NodeOptions) {
+  const node = nodeExports(manifest, options);
+  // Our own instances, one per site URL: whole bodies (no streaming), and `Astro.site` is the
+  // site's; the adapter's instance keeps serving requests.
+  const apps = new Map<string, App>();
+  const appFor = (site: string) => {
+    let app = apps.get(site);
+    if (!app) apps.set(site, (app = new App({ ...manifest, site }, false)));
+    return app;
+  };
+  const isReleaseRoute = (req: IncomingMessage) => {
+    const route = appFor(manifest.site ?? '').match(new Request(new URL(req.url ?? '/', 'http://localhost')));
+    return route !== undefined && RELEASE_ROUTES.has(route.route);
+  };
+  return {
+    ...node,
+    handler: async (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => {
+      if (next && isReleaseRoute(req)) return next();
+      await node.handler(req, res, next, locals);
+    },
+    renderPage: ((urlPath, site, content) =>
+      appFor(site).render(new Request(new URL(urlPath, site)), {
+        locals: { siteContent: content, user: null, session: null },
+        // Never fetch an error page over the network: a failed render is a failed publish.
+        prerenderedErrorPageFetch: () => Promise.resolve(new Response(null, { status: 404 })),
+      })) satisfies RenderPage,
+  };
+}
+
+export { start };

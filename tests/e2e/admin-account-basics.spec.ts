@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { fillCredentials, outboxFiles } from './auth-helpers';
+import { ADMIN, test as anon } from './fixtures';
+import { expect, test } from './helpers/admin';
+
+const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? 'admin@example.com';
+const OUTBOX = path.resolve('.e2e-data/outbox');
+
+const noAxeViolations = async (page: Page, include?: string) => {
+  const builder = new AxeBuilder({ page });
+  const results = await (include ? builder.include(include) : builder).analyze();
+  expect(results.violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+};
+
+/** The reset link in the first new mail to `to` (quoted-printable undone). */
+async function emailedResetLink(to: string, seen: Set<string>): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        for (const name of outboxFiles()) {
+          if (seen.has(name)) continue;
+          const eml = fs
+            .readFileSync(path.join(OUTBOX, name), 'utf8')
+            .replace(/=\r?\n/g, '')
+            .replace(/=3D/g, '=');
+          if (!new RegExp(`^To: ${to.replace(/[.]/g, '\\.')}`, 'm').test(eml)) continue;
+          link = /(https?:\/\/\S+\/auth\/reset#token=[A-Za-z0-9_-]{43})/.exec(eml)?.[1];
+          if (link) return true;
+        }
+        return false;
+      },
+      { timeout: 20_000, message: `a reset link mailed to ${to}` },
+    )
+    .toBe(true);
+  return link!;
+}
+
+test('[ADMIN][IDLE]: two minutes before the idle sign-out a warning offers "Stay signed in", which extends the session', async ({
+  page,
+}) => {
+  // The e2e server signs out after 180 s idle (tests/e2e/serve.ts): the warning comes after 60 s.
+  test.setTimeout(150_000);
+  await page.goto('/admin#homepage');
+  const warning = page.getByRole('alertdialog', { name: 'You will be signed out soon' });
+  await expect(page.getByText('admin (Admin)')).toBeVisible();
+  await expect(warning).toBeHidden();
+  await expect(warning).toBeVisible({ timeout: 100_000 });
+  await expect(warning).toContainText(/You will be signed out in [01]:\d\d/);
+  await noAxeViolations(page, '[role="alertdialog"]');
+
+  const extended = page.waitForResponse((r) => r.url().endsWith('/api/user/keep-alive'));
+  await warning.getByRole('button', { name: 'Stay signed in' }).press('Enter');
+  const res = await extended;
+  expect(res.status()).toBe(200);
+  // The server restarted the idle window: the whole 180 s are left.
+  expect(Number(res.headers()['x-session-idle-seconds'])).toBeGreaterThanOrEqual(175);
+  await expect(warning).toBeHidden();
+  expect((await page.request.get('/api/user')).status()).toBe(200);
+});
+
+anon('[ADMIN][SIGN-OUT]: Sign out asks first while an editor has changes, then ends the session', async ({ page }) => {
+  anon.setTimeout(90_000);
+  await page.goto('/auth');
+  await fillCredentials(page, ADMIN.username, ADMIN.password);
+  await page.waitForURL('**/admin');
+  await page.getByRole('tab', { name: 'Homepage' }).click();
+  const intro = page.getByRole('region', { name: 'Introduction Content' });
+  await intro.getByRole('button', { name: /^(Edit|Create) Introduction Content$/ }).click();
+  await intro.getByLabel('Title').fill('Typed before signing out');
+
+  const prompt = page.getByRole('alertdialog', { name: 'Discard unsaved changes?' });
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(prompt).toBeVisible();
+  await prompt.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(intro.getByLabel('Title')).toHaveValue('Typed before signing out');
+  expect((await page.request.get('/api/user')).status()).toBe(200);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await prompt.getByRole('button', { name: 'Discard changes' }).click();
+  await page.waitForURL('**/auth');
+  expect((await page.request.get('/api/user')).status()).toBe(401);
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/auth$/);
+});
+
+anon(
+  '[AUTH][RESET]: Forgot password? e-mails a single-use link; the new password works and every session ended',
+  async ({ page, browser }) => {
+    anon.setTimeout(150_000);
+    // Another browser signed in as the same account: the reset must end its session.
+    const other = await browser.newContext();
+    const signedIn = await other.request.post('/api/login', { data: { username: ADMIN.username, password: ADMIN.password } });
+    expect(signedIn.status()).toBe(200);
+
+    await page.goto('/auth');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page).toHaveURL(/\/auth\/forgot$/);
+    await expect(page.getByRole('heading', { name: 'Forgot password?' })).toBeVisible();
+    await noAxeViolations(page);
+
+    await page.getByLabel('Email').fill('not-an-address');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+
+    const seen = outboxFiles();
+    await page.getByLabel('Email').fill(ADMIN_EMAIL);
+    await page.getByLabel('Email').press('Enter');
+    await expect(page.getByRole('status')).toContainText('If an account uses this e-mail address');
+    const link = await emailedResetLink(ADMIN_EMAIL, seen);
+
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    await noAxeViolations(page);
+    await page.getByLabel('New Password', { exact: true }).fill('password1');
+    await page.getByLabel('Confirm New Password').fill('password1');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByText(/too easy to guess/)).toBeVisible();
+
+    const newPassword = `Quiet harbor lantern ${Date.now().toString(36)}`;
+    await page.getByLabel('New Password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm New Password').fill(newPassword);
+    await page.getByLabel('Confirm New Password').press('Enter');
+    await expect(page.getByRole('status')).toContainText('Your password has been changed');
+    // The link is spent and gone from the address bar.
+    await expect(page).toHaveURL(/\/auth\/reset$/);
+    expect((await other.request.get('/api/user')).status()).toBe(401);
+    await other.close();
+
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await fillCredentials(page, ADMIN.username, newPassword);
+    await page.waitForURL('**/admin');
+    // Put the shared test password back for the other specs.
+    const restored = await page.request.post('/api/user/change-password', {
+      data: { currentPassword: newPassword, newPassword: ADMIN.password, confirmPassword: ADMIN.password },
+    });
+    expect(restored.status()).toBe(200);
+
+    // Used once: the same link again is refused (a fresh load: a new fragment alone loads nothing).
+    await page.goto('/');
+    await page.goto(link);
+    await page.getByLabel('New Password', { exact: true }).fill(`${newPassword} again`);
+    await page.getByLabel('Confirm New Password').fill(`${newPassword} again`);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByRole('alert')).toContainText('expired or was already used');
+  },
+);

@@ -1,0 +1,128 @@
+/**
+ * The server killed with SIGKILL twenty times while contact submissions are being written: it
+ * must reopen its database every time, and every submission it acknowledged (201) must be there
+ * at the end. Submissions cut off by the kill may or may not be stored; none may be half-stored.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { like } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DbHandle } from '#server/db/client.ts';
+import { contactSubmissions } from '#server/db/schema/index.ts';
+
+const ROUNDS = 20;
+const WRITERS = 4;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fault-kill-'));
+const base = process.env.DATABASE_URL;
+const dbName = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+const dbUrl = base ? Object.assign(new URL(base), { pathname: `/${dbName}` }).toString() : '';
+
+afterAll(async () => {
+  if (base) {
+    const admin = postgres(base, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
+    await admin.end();
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Starts the server process; resolves with its port once it answers, or fails with its output. */
+function startServer(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fault/helpers/contact-server.ts'], {
+    env: { ...process.env, DATA_DIR: tmp, DATABASE_URL: dbUrl, LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not start in 120 s:\n${out}`));
+    }, 120_000);
+    child.stderr!.on('data', (d) => (out += d));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const port = /listening (\d+)/.exec(out)?.[1];
+      if (port) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(port) });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code}) before it answered:\n${out}`));
+    });
+  });
+}
+
+async function writer(port: number, round: number, w: number, acknowledged: string[], stop: { now: boolean }) {
+  for (let n = 0; !stop.now; n++) {
+    const marker = `fault-${round}-${w}-${n}`;
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:4321' },
+        body: JSON.stringify({ name: 'Kill Test', email: 'buyer@agency.gov', message: `Order ${marker}`, elapsedMs: 12_000 }),
+      });
+      if (res.status === 201) acknowledged.push(marker);
+      else if (res.status !== 429) throw new Error(`unexpected ${res.status}: ${await res.text()}`);
+    } catch (err) {
+      // The kill cuts connections: that request is simply not acknowledged.
+      if ((err as Error).message.startsWith('unexpected')) throw err;
+      return;
+    }
+  }
+}
+
+describe(`[FAULT] SIGKILL during contact writes (${base ? 'Postgres' : 'embedded database'})`, () => {
+  it(`reopens after each of ${ROUNDS} kills and loses no acknowledged submission`, async () => {
+    if (base) {
+      const admin = postgres(base, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`create database "${dbName}"`);
+      await admin.end();
+    }
+    const acknowledged: string[] = [];
+    let reopened = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const { child, port } = await startServer();
+      if (round > 0) reopened++;
+      const stop = { now: false };
+      const before = acknowledged.length;
+      const writers = Array.from({ length: WRITERS }, (_, w) => writer(port, round, w, acknowledged, stop));
+      // Kill at a random moment once writes are going through (the first request warms the route up).
+      while (acknowledged.length === before) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 300));
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      stop.now = true;
+      await Promise.all(writers);
+    }
+    expect(reopened).toBe(ROUNDS - 1);
+    expect(acknowledged.length).toBeGreaterThan(ROUNDS);
+
+    // A last open (the twentieth reopen) finds every acknowledged submission.
+    const handle: DbHandle = await openDatabase(dbUrl ? { url: dbUrl } : { dir: path.join(tmp, 'pglite') });
+    reopened++;
+    try {
+      const rows = await handle.db
+        .select({ message: contactSubmissions.message })
+        .from(contactSubmissions)
+        .where(like(contactSubmissions.message, 'Order fault-%'));
+      const stored = new Set(rows.map((r) => r.message.slice('Order '.length)));
+      const lost = acknowledged.filter((m) => !stored.has(m));
+      console.log(
+        `SIGKILL: ${ROUNDS} kills, reopened ${reopened}/${ROUNDS}, ${acknowledged.length} acknowledged, ${stored.size} stored, lost ${lost.length}`,
+      );
+      expect(lost).toEqual([]);
+      // Each stored submission once.
+      expect(rows.length).toBe(stored.size);
+    } finally {
+      await handle.close();
+    }
+    expect(reopened).toBe(ROUNDS);
+  }, 600_000);
+});
