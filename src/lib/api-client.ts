@@ -34,17 +34,6 @@ export class ApiError extends Error {
     super(`${status}: ${body || statusText}`);
     this.name = 'ApiError';
   }
-
-  /** The server's `{ message }` when the body is JSON, else the raw text. */
-  get serverMessage(): string {
-    try {
-      const parsed = JSON.parse(this.body) as { message?: unknown };
-      if (typeof parsed.message === 'string') return parsed.message;
-    } catch {
-      /* not JSON */
-    }
-    return this.body || this.message;
-  }
 }
 
 async function apiRequest<T = unknown>(method: string, url: string, body?: unknown, background = false): Promise<T> {
@@ -71,9 +60,77 @@ export const api = {
   delete: <T>(url: string, body?: unknown) => apiRequest<T>('DELETE', url, body),
 };
 
-/** A message for a toast: the server's message when there is one. */
-export function errorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.serverMessage || fallback;
+/*
+ * Plain words: what went wrong, said for the person at the keyboard, with what to do next. The
+ * server's own message is kept when it was written for people ("Title is required", "This item was
+ * changed by someone else…"); technical ones, server faults and lost connections are replaced here,
+ * the one place on the client that turns a failure into a sentence.
+ */
+const PLAIN = {
+  offline: 'The server could not be reached. Check your internet connection, then try again.',
+  signedOut: 'You have been signed out. Sign in again (in a new tab, to keep this page), then try again.',
+  notAllowed: 'Your account is not allowed to do this. Ask an administrator of the website.',
+  gone: 'This item no longer exists; someone may have deleted it. Reload the page to see the latest list.',
+  checkForm: 'Some of what you entered was not accepted. Check the fields, then try again.',
+  unreadable: 'The server could not read what the browser sent. Reload the page, then try again.',
+  tooLarge: 'This is too large to send. Use a smaller file or a shorter text.',
+  tooMany: 'Too many attempts in a short time. Wait a minute, then try again.',
+  duplicate: 'Something with the same name or address already exists. Choose a different one.',
+  busy: 'The website is busy or restarting. Wait a minute, then try again.',
+  fault: 'Something went wrong on the server. Try again in a minute; if it keeps happening, tell whoever looks after the website.',
+} as const;
+
+/** Server messages meant for developers, and the sentence that replaces each. */
+const TECHNICAL: Record<string, string> = {
+  'Authentication required': PLAIN.signedOut,
+  'Administrator access required': PLAIN.notAllowed,
+  'Cross-site request refused': PLAIN.unreadable,
+  'Invalid request': PLAIN.checkForm,
+  'Invalid id': PLAIN.gone,
+  'Malformed JSON body': PLAIN.unreadable,
+  'Malformed multipart body': PLAIN.unreadable,
+  'Request body must be a JSON object': PLAIN.unreadable,
+  'Request body is nested too deeply': PLAIN.unreadable,
+  'Content-Type must be application/json': PLAIN.unreadable,
+  'Request body is too large': PLAIN.tooLarge,
+  'A record with the same unique value already exists': PLAIN.duplicate,
+  'Method not allowed': PLAIN.unreadable,
+};
+
+function byStatus(status: number): string {
+  if (status === 401) return PLAIN.signedOut;
+  if (status === 403) return PLAIN.notAllowed;
+  if (status === 404 || status === 410) return PLAIN.gone;
+  if (status === 413) return PLAIN.tooLarge;
+  if (status === 429) return PLAIN.tooMany;
+  if (status === 502 || status === 503 || status === 504) return PLAIN.busy;
+  if (status >= 500) return PLAIN.fault;
+  return PLAIN.checkForm;
+}
+
+/** The server's `{ message }` only (no raw body: a proxy's HTML page is no message). */
+function jsonMessage(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    return typeof parsed.message === 'string' && parsed.message.trim() ? parsed.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A failure in plain words with what to do next, for toasts, inline errors and load errors. */
+export function errorMessage(err: unknown, fallback: string = PLAIN.fault): string {
+  if (err instanceof ApiError) {
+    // A server fault's text ("Internal server error", a stack, a proxy page) never reaches the screen.
+    if (err.status >= 500 || err.status === 0) return byStatus(err.status);
+    const message = jsonMessage(err.body);
+    if (!message) return byStatus(err.status);
+    if (TECHNICAL[message]) return TECHNICAL[message];
+    if (err.status === 404 && /not found$/i.test(message)) return PLAIN.gone;
+    return message;
+  }
+  // fetch() rejects with a TypeError when the request never got an answer.
+  if (err instanceof TypeError) return PLAIN.offline;
   if (err instanceof Error && err.message) return err.message;
   return fallback;
 }

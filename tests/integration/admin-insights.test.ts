@@ -112,6 +112,9 @@ describe('[API][ADMIN][INSIGHTS] create, list, edit, publish, delete', () => {
     expect(titleChange.actorName).toBe('admin');
     expect(titleChange.before).toEqual({ title: 'Cutting Freight Costs' });
     expect(titleChange.after).toEqual({ title: 'New title' });
+    // Each row names what it changed, so the Activity list can say "the insight “…”".
+    expect(rows[0]!.subject).toBe('Cutting Freight Costs');
+    expect(titleChange.subject).toBe('New title');
   });
 
   it('deletes; a second delete is a 404', async () => {

@@ -7,6 +7,8 @@ export interface AuditEntry {
   action: string;
   entity: string;
   entityId: string | null;
+  /** What the row is called; null on rows written before it was recorded. */
+  subject: string | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   createdAt: string;

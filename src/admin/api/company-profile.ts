@@ -19,6 +19,7 @@ export function useSaveCompanyProfile() {
   return useAdminMutation<{ version: number; values: Record<string, unknown> }, CompanyProfile>({
     mutationFn: ({ version, values }) => api.patch<CompanyProfile>('/api/admin/company-profile', { ...values, version }),
     invalidate: [companyKeys.profile],
+    page: () => '/services/federal',
     success: 'Company profile updated',
     failure: 'Failed to update the company profile',
   });

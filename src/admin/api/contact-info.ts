@@ -4,6 +4,7 @@ import { LIMITS } from '#shared/constants.ts';
 import type { contactInfoSchema } from '#shared/schemas/contact-info.ts';
 import type { Stored } from '#shared/schemas/stored.ts';
 import { useAdminMutation } from './mutation';
+import { errorMessage } from '#lib/api-client.ts';
 
 export type ContactInfo = Stored<typeof contactInfoSchema>;
 
@@ -24,7 +25,6 @@ export function useSaveContactInfo() {
         : api.patch<ContactInfo>(`/api/admin/contact-info/${id}`, { ...values, version }),
     invalidate: [contactInfoKeys.list],
     success: (v) => (v.id === undefined ? 'Contact information created successfully' : 'Contact information updated successfully'),
-    failure: (v, err) =>
-      `Failed to ${v.id === undefined ? 'create' : 'update'} contact information: ${err instanceof Error ? err.message : 'Unknown error'}`,
+    failure: (v, err) => `Failed to ${v.id === undefined ? 'create' : 'update'} contact information: ${errorMessage(err, 'Unknown error')}`,
   });
 }

@@ -51,6 +51,19 @@ function saveSection<T>(section: PublicContentSection, { id, version, values }: 
   return generic ? api.patch<T>(`/api/content/${id}`, body) : api.patch<T>(`/api/content/${section}/${id}`, body);
 }
 
+/** The public page that shows each section ("View on site" after a save). */
+const SECTION_PAGES: Record<PublicContentSection, string> = {
+  header: '/',
+  'header-cta': '/',
+  intro: '/',
+  home_cta: '/',
+  home_services: '/',
+  about: '/about',
+  about_mission: '/about',
+  services_hero: '/services',
+  services_overview: '/services',
+};
+
 /** Create-or-update of a section with the SPEC 8 toasts given. */
 export function useSaveSection<T = ContentBlock>(
   section: PublicContentSection,
@@ -60,6 +73,7 @@ export function useSaveSection<T = ContentBlock>(
     mutationFn: (vars) => saveSection<T>(section, vars),
     invalidate: [contentKeys.section(section)],
     success: messages.success,
+    page: () => SECTION_PAGES[section],
     failure: (vars, err) => messages.failure(vars.id === undefined, err),
   });
 }

@@ -28,6 +28,7 @@ export function useSaveFeature(section: FeatureSection) {
         : api.patch<Feature>(`/api/features/${id}`, { ...values, section, version }),
     invalidate: [featureKeys.list(section)],
     success: (vars) => (vars.id === undefined ? 'Feature created' : 'Feature updated'),
+    page: () => (section === 'about' ? '/about' : '/'),
     failure: FAILURE,
   });
 }

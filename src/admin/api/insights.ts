@@ -23,6 +23,7 @@ export function useSaveInsight() {
         : api.patch<Insight>(`/api/admin/insights/${id}`, { ...values, version }),
     invalidate: [insightKeys.list],
     success: (vars) => (vars.id === undefined ? 'Insight created' : 'Insight updated'),
+    page: (_vars, saved) => (saved.isPublished ? `/insights/${saved.slug}` : null),
     failure: (vars) => `Failed to ${vars.id === undefined ? 'create' : 'update'} insight. Please try again.`,
   });
 }
@@ -38,6 +39,7 @@ export function useToggleInsight() {
       }),
     invalidate: [insightKeys.list],
     success: 'Status updated',
+    page: (_vars, saved) => (saved.isPublished ? `/insights/${saved.slug}` : '/insights'),
     failure: 'Failed to update insight status. Please try again.',
   });
 }

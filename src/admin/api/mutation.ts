@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useToast } from '#components/ui/toast.tsx';
 import { errorMessage } from '#lib/api-client.ts';
-import { publishKeys } from './publish';
+import { publishKeys, publishStatusQuery, type ChangedPage } from './publish';
 
 type Text<V> = string | ((vars: V, err?: unknown) => string);
 
@@ -13,6 +13,8 @@ interface AdminMutationOptions<V, R> {
   success: Text<V>;
   /** SPEC 8 failure toast; the server's message becomes its description unless `failureIncludesMessage`. */
   failure: Text<V>;
+  /** The public page the save changed, for "View on site" once it is live (none: no link). */
+  page?: (vars: V, result: R) => string | null;
 }
 
 const text = <V>(t: Text<V>, vars: V, err?: unknown) => (typeof t === 'function' ? t(vars, err) : t);
@@ -23,8 +25,13 @@ export function useAdminMutation<V, R = unknown>(opts: AdminMutationOptions<V, R
   const toast = useToast();
   return useMutation({
     mutationFn: opts.mutationFn,
-    onSuccess: async (_result, vars) => {
+    onSuccess: async (result, vars) => {
       toast({ title: text(opts.success, vars) });
+      const path = opts.page?.(vars, result);
+      if (path) {
+        const liveBefore = qc.getQueryData(publishStatusQuery.queryKey)?.lastPublishedAt ?? null;
+        qc.setQueryData(publishKeys.changed, { path, liveBefore } satisfies ChangedPage);
+      }
       const keys = typeof opts.invalidate === 'function' ? opts.invalidate(vars) : opts.invalidate;
       // The save scheduled a publish: show it in the header at once.
       await Promise.all([...keys, publishKeys.status].map((queryKey) => qc.invalidateQueries({ queryKey })));

@@ -2,7 +2,23 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { ApiError, api } from '#lib/api-client.ts';
 import type { PublishStatus } from '#shared/responses.ts';
 
-export const publishKeys = { status: ['admin', 'publish', 'status'] as const };
+export const publishKeys = { status: ['admin', 'publish', 'status'] as const, changed: ['admin', 'publish', 'changed'] as const };
+
+/**
+ * The public page the last save changed, and when the site was last live before that save: once a
+ * newer publish is live, the header links to the page ("View on site").
+ */
+export interface ChangedPage {
+  path: string;
+  liveBefore: string | null;
+}
+
+/** Kept in the query cache only (set by a save, read by the header); nothing is fetched. */
+export const changedPageQuery = queryOptions({
+  queryKey: publishKeys.changed,
+  queryFn: (): ChangedPage | null => null,
+  staleTime: Infinity,
+});
 
 /**
  * GET /api/admin/publish/status: polled every 2 s while a publish is queued or building, every

@@ -21,6 +21,7 @@ export function useSaveService() {
       id === undefined ? api.post<Service>('/api/services', values) : api.patch<Service>(`/api/services/${id}`, { ...values, version }),
     invalidate: [serviceKeys.list],
     success: (vars) => (vars.id === undefined ? 'Service created' : 'Service updated'),
+    page: () => '/services/consulting',
     failure: (vars) => `Failed to ${vars.id === undefined ? 'create' : 'update'} service. Please try again.`,
   });
 }

@@ -2,28 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Dialog } from '#components/ui/dialog.tsx';
-import { auditQuery, type AuditEntry } from '../api/audit';
+import { auditQuery } from '../api/audit';
+import { activitySentences } from './activity-text';
 import { LoadError, LoadingRows, formatDateTime } from './load-state';
-
-const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
-
-function Change({ entry }: { entry: AuditEntry }) {
-  const keys = Object.keys(entry.after ?? entry.before ?? {});
-  if (entry.action !== 'update') {
-    const row = entry.after ?? entry.before ?? {};
-    const name = row.title ?? row.buttonText ?? row.slug;
-    return name ? <span>“{show(name)}”</span> : null;
-  }
-  return (
-    <ul className="mt-1 space-y-0.5">
-      {keys.map((k) => (
-        <li key={k} className="break-words">
-          <span className="font-medium">{k}</span>: {show(entry.before?.[k])} → {show(entry.after?.[k])}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 function ActivityList() {
   const query = useQuery(auditQuery);
@@ -34,20 +15,21 @@ function ActivityList() {
     <ol className="divide-y divide-line text-sm">
       {query.data.map((e) => (
         <li key={e.id} className="py-2">
-          <p>
-            <span className="font-semibold">{e.actorName ?? 'Someone'}</span> {e.action}d {e.entity}
-            {e.entityId ? ` #${e.entityId}` : ''} <span className="text-muted">· {formatDateTime(e.createdAt)}</span>
+          <p className="text-xs text-muted">
+            <span className="font-semibold text-ink">{e.actorName ?? 'Someone'}</span> · {formatDateTime(e.createdAt)}
           </p>
-          <div className="text-muted">
-            <Change entry={e} />
-          </div>
+          <ul className="mt-0.5 space-y-0.5">
+            {activitySentences(e).map((sentence, i) => (
+              <li key={i}>{sentence}</li>
+            ))}
+          </ul>
         </li>
       ))}
     </ol>
   );
 }
 
-/** The latest changes by any administrator (who, what, when, before → after). */
+/** The latest changes by any administrator: who, when, and what in sentences. */
 export function ActivityButton() {
   const [open, setOpen] = useState(false);
   return (

@@ -57,10 +57,14 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
 
   return (
     <div className="min-h-screen bg-surface">
-      <header className="border-b border-line bg-white">
+      {/* Sticky: whether (and since when) the site is live stays in view while editing. */}
+      <header className="sticky top-0 z-40 border-b border-line bg-white">
         <div className="container-page flex flex-wrap items-center justify-between gap-3 py-4">
           <div className="flex items-center gap-3">
-            <a href="/" className="text-sm font-semibold text-brand-700 underline-offset-2 hover:underline">
+            <a
+              href="/"
+              className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
+            >
               ← Website
             </a>
             <h1 className="text-xl font-bold">Back Office</h1>

@@ -11,6 +11,7 @@ import { iconField } from './icon-field';
 import { EditorCard, LoadError, LoadingRows } from './load-state';
 import { DeleteConfirm, RowActions, saveFormProps } from './row-actions';
 import { SchemaForm, type FieldSpec } from './schema-form';
+import { StackTable } from './stack-table';
 import { FormDialog } from './unsaved-changes';
 
 const FIELDS: FieldSpec[] = [
@@ -46,44 +47,27 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
   else if (query.data.length === 0) body = <p className="text-sm text-muted">No cards yet; the site shows its three default cards.</p>;
   else
     body = (
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <thead className="border-b border-line text-muted">
-            <tr>
-              <th scope="col" className="py-2 pr-3">
-                Title
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Description
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Order
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Status
-              </th>
-              <th scope="col" className="py-2">
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {query.data.map((f) => (
-              <tr key={f.id} className="border-b border-line align-top">
-                <td className="py-2 pr-3 font-medium text-ink">{f.title}</td>
-                <td className="max-w-md py-2 pr-3">{f.description}</td>
-                <td className="py-2 pr-3">{f.displayOrder}</td>
-                <td className="py-2 pr-3">{f.isActive ? <Badge tone="success">Active</Badge> : <Badge tone="muted">Inactive</Badge>}</td>
-                <td className="py-2">
-                  <div className="flex gap-2">
-                    <RowActions name={f.title} onEdit={() => setEditing(f)} onDelete={() => setDeleting(f)} />
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <StackTable columns={['Title', 'Description', 'Order', 'Status', 'Actions']}>
+        {query.data.map((f) => (
+          <tr key={f.id} className="border-line align-top md:border-b">
+            <td className="py-2 pr-3 font-medium text-ink">{f.title}</td>
+            <td data-label="Description" className="py-2 pr-3 md:max-w-md">
+              {f.description}
+            </td>
+            <td data-label="Order" className="py-2 pr-3">
+              {f.displayOrder}
+            </td>
+            <td data-label="Status" className="py-2 pr-3">
+              {f.isActive ? <Badge tone="success">Active</Badge> : <Badge tone="muted">Inactive</Badge>}
+            </td>
+            <td className="py-2">
+              <div className="flex gap-2">
+                <RowActions name={f.title} onEdit={() => setEditing(f)} onDelete={() => setDeleting(f)} />
+              </div>
+            </td>
+          </tr>
+        ))}
+      </StackTable>
     );
 
   return (

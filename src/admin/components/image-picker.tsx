@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type DragEvent, type KeyboardEvent 
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { useToast } from '#components/ui/toast.tsx';
+import { ApiError, errorMessage } from '#lib/api-client.ts';
 import { LIMITS } from '#shared/constants.ts';
 import { IMAGE_MESSAGES } from '#shared/schemas/upload.ts';
 import { NetworkError, deleteUploadedImage, isUploadedImage, uploadImage, type ImageUploadResult, type XhrAnswer } from '../api/upload';
@@ -45,7 +46,7 @@ const FULL_URL = {
 };
 /** SPEC 8: 'Server error: {message}' for a server fault, else the server's message or 'Failed to upload image'. */
 const fullRefused = ({ status, body }: XhrAnswer<ImageUploadResult>) =>
-  status >= 500 && body.message ? `Server error: ${body.message}` : body.message || 'Failed to upload image';
+  status >= 500 ? `Server error: ${errorMessage(new ApiError(status, '', ''))}` : body.message || 'Failed to upload image';
 
 const RULES: Record<ImagePickerVariant, Rules> = {
   full: {

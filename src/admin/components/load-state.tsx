@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Skeleton } from '#components/ui/skeleton.tsx';
+import { errorMessage } from '#lib/api-client.ts';
 
 /** SPEC 2.15: 'Error: {message}' (or 'Unknown error') with a Try Again button. */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const message = error instanceof Error && error.message ? `Error: ${error.message}` : 'Unknown error';
+  // The spec's 'Error: {message}', the message in plain words (never '500: …').
+  const message = error instanceof Error ? `Error: ${errorMessage(error)}` : 'Unknown error';
   return (
     <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800">
       <p>{message}</p>
@@ -39,7 +41,7 @@ export function EditorCard({
   children: ReactNode;
 }) {
   return (
-    <section className="rounded-lg border border-line bg-white p-5 shadow-sm" aria-label={title}>
+    <section className="rounded-lg border border-line bg-white p-4 shadow-sm sm:p-5" aria-label={title}>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
         <div>
           <h2 className="text-lg font-semibold">{title}</h2>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Spinner } from '#components/ui/spinner.tsx';
-import { publishStatusQuery, useRetryPublish } from '../api/publish';
+import { changedPageQuery, publishStatusQuery, useRetryPublish } from '../api/publish';
 
 function ago(iso: string, now: number): string {
   const s = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
@@ -13,11 +13,13 @@ function ago(iso: string, now: number): string {
 }
 
 /**
- * Whether the public site is up to date: "Published 12 s ago", "Publishing…", or the last
- * failure with Retry. Renders nothing when the server has no publish status (404) or it fails.
+ * Whether the public site is up to date: "Live since 6:42 PM (12 s ago)" with "View on site" for
+ * the page the last save changed once that save is live, "Publishing…", or the last failure with
+ * Retry. Renders nothing when the server has no publish status (404) or it fails.
  */
 export function PublishStatus() {
   const { data } = useQuery(publishStatusQuery);
+  const { data: changed } = useQuery(changedPageQuery);
   const retry = useRetryPublish();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -44,12 +46,26 @@ export function PublishStatus() {
       </span>
     );
   } else if (data.lastPublishedAt) {
+    const at = new Date(data.lastPublishedAt);
+    // The last save's page, once a publish newer than that save is live.
+    const live = changed && data.lastPublishedAt !== changed.liveBefore ? changed.path : null;
     // With several servers, whether each one serves the newest content yet.
     const fleet = data.instances.total > 1 ? ` · ${data.instances.upToDate} of ${data.instances.total} servers up to date` : '';
     body = (
-      <span title={new Date(data.lastPublishedAt).toLocaleString('en-US')}>
-        Published {ago(data.lastPublishedAt, now)}
-        {fleet}
+      <span className="inline-flex flex-wrap items-center gap-x-3">
+        <span title={at.toLocaleString('en-US')}>
+          Live since {at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} ({ago(data.lastPublishedAt, now)}){fleet}
+        </span>
+        {live && (
+          <a
+            href={live}
+            target="_blank"
+            rel="noopener"
+            className="inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-2 md:min-h-8"
+          >
+            View on site<span className="sr-only"> (opens {live} in a new tab)</span>
+          </a>
+        )}
       </span>
     );
   } else {

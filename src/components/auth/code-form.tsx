@@ -1,13 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { digitsOnly, Field } from './field';
+import { digitsOnly, Field, FormFailure } from './field';
 
 interface Props {
   onVerify: (token: string) => Promise<void>;
   onBack: () => void;
+  /** Why the last code was refused, said beside the field. */
+  failure?: string;
 }
 
 /** Step two of /auth: the six-digit code (e-mailed, or from the app), or a recovery code. */
-export function CodeForm({ onVerify, onBack }: Props) {
+export function CodeForm({ onVerify, onBack, failure }: Props) {
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -58,6 +60,7 @@ export function CodeForm({ onVerify, onBack }: Props) {
             hint="The code from your authenticator app works too."
           />
         )}
+        <FormFailure message={failure} />
         <button type="submit" className="btn-primary w-full" disabled={!ready || busy}>
           {busy ? 'Verifying...' : 'Verify Code'}
         </button>

@@ -1,18 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { loginSchema, type LoginInput } from '#shared/schemas/auth.ts';
-import { Field } from './field';
+import { Field, FormFailure } from './field';
 
 interface Props {
   defaultUsername: string;
   providers: string[];
+  /** Why the last sign-in failed (wrong password, locked…), said beside the fields. */
+  failure?: string;
   onSubmit: (values: LoginInput) => Promise<void>;
 }
 
 const PROVIDER_LABELS: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
 
 /** Step one of /auth: username or e-mail and password (SPEC 2.14, 5). */
-export function CredentialsForm({ defaultUsername, providers, onSubmit }: Props) {
+export function CredentialsForm({ defaultUsername, providers, failure, onSubmit }: Props) {
   const {
     register,
     handleSubmit,
@@ -32,6 +34,7 @@ export function CredentialsForm({ defaultUsername, providers, onSubmit }: Props)
           error={errors.password?.message}
           {...register('password')}
         />
+        <FormFailure message={failure} />
         <button type="submit" className="btn-primary w-full">
           {isSubmitting ? 'Signing in...' : 'Sign In'}
         </button>

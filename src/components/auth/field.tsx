@@ -42,3 +42,20 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field({ l
 export function digitsOnly(value: string): string {
   return value.replace(/\D/g, '').slice(0, 6);
 }
+
+/**
+ * A form's own failure message (wrong password, expired code): always in the page as a live region,
+ * so that a screen reader announces each new message, and shown beside the button that failed.
+ */
+export function FormFailure({ message }: { message?: string }) {
+  return (
+    // Empty, it takes back the form's 1.25 rem gap, so the form does not move until there is a message.
+    <div aria-live="assertive" aria-atomic="true" className={message ? undefined : '-mt-5'}>
+      {message && (
+        <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-danger" data-testid="sign-in-error">
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}

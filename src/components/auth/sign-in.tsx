@@ -26,6 +26,8 @@ function SignIn() {
   const [step, setStep] = useState<'credentials' | 'code'>('credentials');
   const [username, setUsername] = useState('');
   const [providers, setProviders] = useState<string[]>([]);
+  /** Why the last attempt failed, shown by the form itself (not only in a passing toast). */
+  const [failure, setFailure] = useState<string>();
 
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
@@ -36,6 +38,7 @@ function SignIn() {
       setStep('code');
     }
     if (params.get('error') === 'locked') {
+      setFailure('Too many failed sign-in attempts. The account is locked for 10 minutes.');
       toast({
         variant: 'destructive',
         title: 'Login failed',
@@ -60,6 +63,7 @@ function SignIn() {
   };
 
   const login = async (values: LoginInput) => {
+    setFailure(undefined);
     try {
       const answer = await api.post<LoginAnswer>('/api/login', values);
       if (answer.requires2FA && !answer.user) {
@@ -69,16 +73,21 @@ function SignIn() {
         welcome(answer.user);
       }
     } catch (err) {
-      toast({ variant: 'destructive', title: 'Login failed', description: errorMessage(err, 'Login failed') });
+      const message = errorMessage(err, 'Login failed');
+      setFailure(message);
+      toast({ variant: 'destructive', title: 'Login failed', description: message });
     }
   };
 
   const verify = async (token: string) => {
+    setFailure(undefined);
     try {
       const answer = await api.post<{ user: SessionUserView }>('/api/auth/2fa/verify', { username, token });
       welcome(answer.user);
     } catch (err) {
-      toast({ variant: 'destructive', title: 'Verification failed', description: errorMessage(err, 'Two-factor verification failed') });
+      const message = errorMessage(err, 'Two-factor verification failed');
+      setFailure(message);
+      toast({ variant: 'destructive', title: 'Verification failed', description: message });
     }
   };
 
@@ -87,9 +96,16 @@ function SignIn() {
       <h1 className="text-2xl font-bold text-navy-900">Sign In</h1>
       <div className="mt-6">
         {step === 'credentials' ? (
-          <CredentialsForm defaultUsername={username} providers={providers} onSubmit={login} />
+          <CredentialsForm defaultUsername={username} providers={providers} failure={failure} onSubmit={login} />
         ) : (
-          <CodeForm onVerify={verify} onBack={() => setStep('credentials')} />
+          <CodeForm
+            failure={failure}
+            onVerify={verify}
+            onBack={() => {
+              setFailure(undefined);
+              setStep('credentials');
+            }}
+          />
         )}
       </div>
     </div>

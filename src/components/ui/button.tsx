@@ -7,7 +7,8 @@ const VARIANTS = {
   destructive: 'bg-danger text-white hover:bg-red-800',
   ghost: 'text-navy-800 hover:bg-surface',
 } as const;
-const SIZES = { md: 'min-h-10 px-4 py-2 text-sm', sm: 'min-h-8 px-3 py-1 text-sm' } as const;
+/** Below 48rem every button is at least 44 px tall (a finger's width); from there the compact sizes. */
+const SIZES = { md: 'min-h-11 px-4 py-2 text-sm md:min-h-10', sm: 'min-h-11 px-3 py-1 text-sm md:min-h-8' } as const;
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: keyof typeof VARIANTS;

@@ -38,17 +38,18 @@ export function Dialog({ open, onOpenChange, title, description, children, role 
             }
           }}
           {...(description ? {} : { 'aria-describedby': undefined })}
+          // On a phone the dialog fills the screen; from 40rem it is a centred box.
           className={cn(
-            'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[min(42rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl',
+            'fixed inset-0 z-50 overflow-y-auto bg-white p-4 sm:inset-auto sm:top-1/2 sm:left-1/2 sm:max-h-[90vh] sm:w-[min(42rem,calc(100vw-2rem))] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-lg sm:p-6 sm:shadow-xl',
             className,
           )}
         >
-          <DialogPrimitive.Title className="pr-8 text-lg font-semibold text-ink">{title}</DialogPrimitive.Title>
+          <DialogPrimitive.Title className="pr-12 text-lg font-semibold text-ink">{title}</DialogPrimitive.Title>
           {description && <DialogPrimitive.Description className="mt-1 text-sm text-muted">{description}</DialogPrimitive.Description>}
           <div className="mt-4">{children}</div>
           <DialogPrimitive.Close
             aria-label="Close"
-            className="absolute top-4 right-4 rounded px-2 text-xl leading-none text-muted hover:text-ink"
+            className="absolute top-2 right-2 inline-flex h-11 w-11 items-center justify-center rounded text-2xl leading-none text-muted hover:text-ink sm:top-3 sm:right-3"
           >
             ×
           </DialogPrimitive.Close>

@@ -8,6 +8,7 @@ interface SwitchProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'onC
 
 /** An on/off switch (WAI-ARIA switch role); label it with `aria-label` or a `<label htmlFor>`. */
 export function Switch({ checked, onCheckedChange, className, disabled, ...props }: SwitchProps) {
+  // The track is 24 px tall; the button around it is 44 px, a finger's width (touch targets).
   return (
     <button
       type="button"
@@ -15,20 +16,23 @@ export function Switch({ checked, onCheckedChange, className, disabled, ...props
       aria-checked={checked}
       disabled={disabled}
       onClick={() => onCheckedChange(!checked)}
-      className={cn(
-        'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60',
-        checked ? 'bg-brand-700' : 'bg-slate-400',
-        className,
-      )}
+      className={cn('inline-flex min-h-11 min-w-11 shrink-0 items-center disabled:opacity-60', className)}
       {...props}
     >
       <span
         aria-hidden="true"
         className={cn(
-          'inline-block h-5 w-5 rounded-full bg-white shadow transition-transform',
-          checked ? 'translate-x-5' : 'translate-x-0.5',
+          'relative inline-flex h-6 w-11 items-center rounded-full transition-colors',
+          checked ? 'bg-brand-700' : 'bg-slate-400',
         )}
-      />
+      >
+        <span
+          className={cn(
+            'inline-block h-5 w-5 rounded-full bg-white shadow transition-transform',
+            checked ? 'translate-x-5' : 'translate-x-0.5',
+          )}
+        />
+      </span>
     </button>
   );
 }

@@ -12,7 +12,7 @@ export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsP
   return (
     <TabsPrimitive.Trigger
       className={cn(
-        '-mb-px rounded-t-md border-b-2 border-transparent px-4 py-2 text-sm font-semibold text-muted hover:text-ink',
+        '-mb-px min-h-11 rounded-t-md border-b-2 border-transparent px-3 py-2 text-sm font-semibold text-muted hover:text-ink sm:px-4',
         'data-[state=active]:border-brand-700 data-[state=active]:text-ink',
         className,
       )}

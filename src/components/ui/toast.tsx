@@ -67,7 +67,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               <button
                 type="button"
                 onClick={() => setToast(null)}
-                className="rounded px-1 text-lg leading-none opacity-80 hover:opacity-100"
+                className="-m-2 inline-flex h-11 w-11 shrink-0 items-center justify-center rounded text-xl leading-none opacity-80 hover:opacity-100"
                 aria-label="Close notification"
               >
                 ×

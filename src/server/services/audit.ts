@@ -48,19 +48,44 @@ function summarizeChange(before: Row | null, after: Row | null): { before: Row |
   return { before: pick(before, changed), after: pick(after, changed) };
 }
 
+/** The fields that name a row, in order of preference (a title, a person's or a template's name…). */
+const NAME_FIELDS = ['title', 'name', 'buttonText', 'fileName', 'originalName', 'shortName', 'email'];
+const MAX_SUBJECT_CHARS = 120;
+
+/** What the changed row is called, taken from the full row (an update's summary keeps only what changed). */
+function subjectOf(before: Row | null, after: Row | null): string | null {
+  for (const row of [after, before]) {
+    for (const key of NAME_FIELDS) {
+      const value = row?.[key];
+      if (typeof value === 'string' && value.trim()) return value.trim().slice(0, MAX_SUBJECT_CHARS);
+    }
+  }
+  return null;
+}
+
 /** Writes one audit row; call it inside the transaction that makes the change. */
 export async function recordAudit(
   tx: Db | Tx,
   actor: Actor,
-  entry: { action: AuditAction; entity: string; entityId: number | string; before?: Row | null; after?: Row | null },
+  entry: {
+    action: AuditAction;
+    entity: string;
+    entityId: number | string;
+    before?: Row | null;
+    after?: Row | null;
+    /** What the row is called, when its own fields do not say (a reply: the inquirer's name). */
+    subject?: string;
+  },
 ): Promise<void> {
   const summary = summarizeChange(entry.before ?? null, entry.after ?? null);
+  const subject = entry.subject?.slice(0, MAX_SUBJECT_CHARS) ?? subjectOf(entry.before ?? null, entry.after ?? null);
   await tx.insert(auditLog).values({
     actorId: actor.id,
     actorName: actor.username,
     action: entry.action,
     entity: entry.entity,
     entityId: String(entry.entityId),
+    subject,
     before: summary.before,
     after: summary.after,
     ipAddress: actor.ip ?? null,

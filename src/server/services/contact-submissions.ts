@@ -124,6 +124,7 @@ export async function respondToSubmission(db: Db, id: number, message: string, a
       entity: 'contact-response',
       entityId: response!.id,
       after: { submissionId: id, message },
+      subject: submission.name,
     });
   });
   return getSubmission(db, id);

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ChangePasswordCard } from './change-password-card';
 import { currentUserQuery } from './account-api';
 import { TwoFactorCard } from './two-factor-card';
+import { errorMessage } from '#lib/api-client.ts';
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -22,7 +23,7 @@ function AccountTab() {
             Loading...
           </p>
         )}
-        {user.isError && <p className="mt-3 text-danger">Error: {user.error.message || 'Unknown error'}</p>}
+        {user.isError && <p className="mt-3 text-danger">Error: {errorMessage(user.error, 'Unknown error')}</p>}
         {user.data && (
           <dl className="mt-4 grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
             <dt className="font-semibold text-ink">Username</dt>

@@ -32,7 +32,7 @@ export function TwoFactorCard() {
       <p className="mt-1 text-sm text-muted">Protect the admin account with a code from an authenticator app as well as the password.</p>
       <div className="mt-5">
         {status.isPending && <p role="status">Loading...</p>}
-        {status.isError && <p className="text-danger">Error: {status.error.message || 'Unknown error'}</p>}
+        {status.isError && <p className="text-danger">Error: {errorMessage(status.error, 'Unknown error')}</p>}
         {status.data && view.kind === 'status' && (
           <div className="flex flex-col gap-4">
             <p>

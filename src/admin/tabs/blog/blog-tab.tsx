@@ -8,6 +8,7 @@ import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components
 import { DeleteConfirm, RowActions } from '../../components/row-actions';
 import { categoryLabel } from './categories';
 import { InsightFormDialog } from './insight-form-dialog';
+import { StackTable } from '../../components/stack-table';
 
 /** SPEC 2.15 Blog tab (Insights Management). */
 export function BlogTab() {
@@ -33,54 +34,47 @@ export function BlogTab() {
     );
   else
     body = (
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <thead className="border-b border-line text-muted">
-            <tr>
-              {['Title', 'Slug', 'Category', 'Author', 'Published', 'Date', 'Actions'].map((h) => (
-                <th key={h} scope="col" className="py-2 pr-3">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {query.data.map((i) => (
-              <tr key={i.id} className="border-b border-line align-top">
-                <td className="py-2 pr-3 font-medium text-ink">{i.title}</td>
-                <td className="py-2 pr-3 break-all">{i.slug}</td>
-                <td className="py-2 pr-3">{categoryLabel(i.category)}</td>
-                <td className="py-2 pr-3">{i.authorName}</td>
-                <td className="py-2 pr-3">
-                  <Switch
-                    checked={i.isPublished}
-                    disabled={toggle.isPending}
-                    onCheckedChange={() => toggle.mutate(i)}
-                    aria-label={`Published: ${i.title}`}
-                  />
-                </td>
-                <td className="py-2 pr-3 whitespace-nowrap">
-                  {i.isPublished && i.publicationDate ? formatDate(i.publicationDate) : 'Not published'}
-                </td>
-                <td className="py-2">
-                  <div className="flex flex-wrap gap-2">
-                    <a
-                      href={`/preview/insights/${i.slug}`}
-                      target="_blank"
-                      rel="noopener"
-                      className="inline-flex min-h-8 items-center rounded-md px-3 text-sm font-semibold text-navy-800 underline hover:bg-surface"
-                      aria-label={`Preview ${i.title} (opens in a new tab)`}
-                    >
-                      Preview
-                    </a>
-                    <RowActions name={i.title} onEdit={() => setEditing(i)} onDelete={() => setDeleting(i)} />
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <StackTable columns={['Title', 'Slug', 'Category', 'Author', 'Published', 'Date', 'Actions']}>
+        {query.data.map((i) => (
+          <tr key={i.id} className="border-line align-top md:border-b">
+            <td className="py-2 pr-3 font-medium text-ink">{i.title}</td>
+            <td data-label="Slug" className="py-2 pr-3">
+              {i.slug}
+            </td>
+            <td data-label="Category" className="py-2 pr-3">
+              {categoryLabel(i.category)}
+            </td>
+            <td data-label="Author" className="py-2 pr-3">
+              {i.authorName}
+            </td>
+            <td data-label="Published" className="py-1 pr-3">
+              <Switch
+                checked={i.isPublished}
+                disabled={toggle.isPending}
+                onCheckedChange={() => toggle.mutate(i)}
+                aria-label={`Published: ${i.title}`}
+              />
+            </td>
+            <td data-label="Date" className="py-2 pr-3 whitespace-nowrap">
+              {i.isPublished && i.publicationDate ? formatDate(i.publicationDate) : 'Not published'}
+            </td>
+            <td className="py-2">
+              <div className="flex flex-wrap gap-2 md:flex-nowrap">
+                <a
+                  href={`/preview/insights/${i.slug}`}
+                  target="_blank"
+                  rel="noopener"
+                  className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-semibold text-navy-800 underline hover:bg-surface md:min-h-8"
+                  aria-label={`Preview ${i.title} (opens in a new tab)`}
+                >
+                  Preview
+                </a>
+                <RowActions name={i.title} onEdit={() => setEditing(i)} onDelete={() => setDeleting(i)} />
+              </div>
+            </td>
+          </tr>
+        ))}
+      </StackTable>
     );
 
   return (

@@ -43,7 +43,7 @@ export function InsightFormDialog({ insight, onClose }: Props) {
       open={insight !== null}
       onClose={onClose}
       title={current ? 'Edit Insight' : 'New Insight'}
-      className="w-[min(48rem,calc(100vw-2rem))]"
+      className="sm:w-[min(48rem,calc(100vw-2rem))]"
     >
       {insight !== null && (
         <SchemaForm

@@ -12,6 +12,7 @@ import { EditorCard } from '../../components/load-state';
 import { ContactInfoEditor } from './contact-info-editor';
 import { RespondDialog } from './respond-dialog';
 import { STATUS_LABELS, SubmissionsTable } from './submissions-table';
+import { errorMessage } from '#lib/api-client.ts';
 
 /** The Contacts tab: the submissions (with the sales team's filters and export), then the business contact details. */
 export function ContactsTab() {
@@ -48,7 +49,7 @@ function SubmissionsCard() {
   else if (query.isError)
     body = (
       <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800">
-        <p>Error loading submissions: {query.error instanceof Error && query.error.message ? query.error.message : 'Unknown error'}</p>
+        <p>Error loading submissions: {errorMessage(query.error, 'Unknown error')}</p>
         <Button variant="secondary" size="sm" className="mt-3" onClick={() => void query.refetch()}>
           Try Again
         </Button>
@@ -71,7 +72,7 @@ function SubmissionsCard() {
         <a
           href={exportHref}
           download
-          className="inline-flex min-h-10 items-center rounded-md border border-navy-700 bg-white px-4 py-2 text-sm font-semibold text-navy-800 hover:bg-surface"
+          className="inline-flex min-h-11 items-center rounded-md border border-navy-700 bg-white px-4 py-2 text-sm font-semibold text-navy-800 hover:bg-surface md:min-h-10"
         >
           Export CSV
         </a>

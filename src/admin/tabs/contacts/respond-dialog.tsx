@@ -20,7 +20,7 @@ export function RespondDialog({ submission, onClose }: { submission: Submission 
       open={submission !== null}
       onClose={onClose}
       title={submission ? `Respond to ${submission.name}` : 'Respond'}
-      className="w-[min(48rem,calc(100vw-2rem))]"
+      className="sm:w-[min(48rem,calc(100vw-2rem))]"
     >
       {submission && <RespondBody key={submission.id} submission={submission} onClose={onClose} />}
     </FormDialog>

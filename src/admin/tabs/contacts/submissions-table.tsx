@@ -5,6 +5,7 @@ import { SUBMISSION_STATUSES, type SubmissionStatus } from '#shared/constants.ts
 import { isOverdue } from '#shared/leads.ts';
 import { useSetSpam, useSetSubmissionStatus, type Submission } from '../../api/contact-submissions';
 import { formatDateTime } from '../../components/load-state';
+import { StackTable } from '../../components/stack-table';
 import { DeliveryBadge } from './delivery';
 
 export const STATUS_LABELS: Record<SubmissionStatus, string> = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed' };
@@ -24,97 +25,99 @@ export function SubmissionsTable({
   const setSpam = useSetSpam();
   const now = new Date();
   return (
-    // A scrolling region must be reachable by keyboard to be scrolled without a mouse.
+    // Between 48rem and 56rem the table scrolls sideways: a scrolling region must be reachable by
+    // keyboard to be scrolled without a mouse. On a phone its rows are stacked cards instead.
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Contact submissions table">
-      <table className="w-full min-w-[56rem] text-left text-sm">
-        <thead className="border-b border-line text-muted">
-          <tr>
-            {['Name', 'Email', 'Company', 'Phone', 'Message', 'Date', 'Status', 'Actions'].map((h) => (
-              <th key={h} scope="col" className="py-2 pr-3 whitespace-nowrap">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((s) => {
-            const overdue = isOverdue(s, now);
-            const last = s.responses.at(-1);
-            return (
-              <tr key={s.id} className={`border-b border-line align-top ${overdue ? 'bg-amber-50' : ''}`}>
-                <td className="py-2 pr-3 font-medium break-words text-ink">{s.name}</td>
-                <td className="py-2 pr-3 break-all">
-                  <a className="underline" href={`mailto:${s.email}`}>
-                    {s.email}
-                  </a>
+    <div className="md:overflow-x-auto" tabIndex={0} role="region" aria-label="Contact submissions table">
+      <StackTable columns={['Name', 'Email', 'Company', 'Phone', 'Message', 'Date', 'Status', 'Actions']} className="md:min-w-[56rem]">
+        {rows.map((s) => {
+          const overdue = isOverdue(s, now);
+          const last = s.responses.at(-1);
+          return (
+            <tr key={s.id} className={`border-line align-top md:border-b ${overdue ? 'bg-amber-50' : ''}`}>
+              <td className="py-2 pr-3 font-medium text-ink">{s.name}</td>
+              <td data-label="Email" className="py-2 pr-3 [overflow-wrap:anywhere]">
+                <a className="underline" href={`mailto:${s.email}`}>
+                  {s.email}
+                </a>
+              </td>
+              {s.company ? (
+                <td data-label="Company" className="py-2 pr-3">
+                  {s.company}
                 </td>
-                <td className="py-2 pr-3 break-words">{s.company ?? ''}</td>
-                <td className="py-2 pr-3 break-words">{s.phone ?? ''}</td>
-                <td className="max-w-[16rem] py-2 pr-3">
-                  <p className="line-clamp-2 break-words" title={s.message}>
-                    {s.message}
-                  </p>
-                  {spamView && s.spamReason && <p className="mt-1 text-xs text-muted">Held as spam: {s.spamReason}</p>}
+              ) : (
+                <td className="py-0 pr-3 md:py-2" />
+              )}
+              {s.phone ? (
+                <td data-label="Phone" className="py-2 pr-3">
+                  {s.phone}
                 </td>
-                <td className="py-2 pr-3 whitespace-nowrap">
-                  {formatDateTime(s.createdAt)}
-                  {overdue && <Badge className="mt-1 block w-fit bg-amber-200 text-amber-950">Overdue</Badge>}
-                </td>
-                <td className="py-2 pr-3">
-                  <div className="flex min-w-[9rem] flex-col gap-1">
-                    {!isKnown(s.status) && <Badge tone="muted">Unknown</Badge>}
-                    <Select
-                      aria-label={`Status of ${s.name}`}
-                      value={isKnown(s.status) ? s.status : ''}
-                      disabled={setStatus.isPending}
-                      onChange={(e) => isKnown(e.target.value) && setStatus.mutate({ id: s.id, status: e.target.value })}
-                      options={[
-                        ...(isKnown(s.status) ? [] : [{ value: '', label: 'Unknown' }]),
-                        ...SUBMISSION_STATUSES.map((v) => ({ value: v, label: STATUS_LABELS[v] })),
-                      ]}
-                    />
-                    {last && (
-                      <span className="text-xs text-muted">
-                        {s.responses.length === 1 ? '1 reply' : `${s.responses.length} replies`} <DeliveryBadge delivery={last.delivery} />
-                      </span>
-                    )}
-                  </div>
-                </td>
-                <td className="py-2">
-                  <div className="flex flex-wrap gap-2">
-                    {spamView ? (
+              ) : (
+                <td className="py-0 pr-3 md:py-2" />
+              )}
+              <td data-label="Message" className="py-2 pr-3 md:max-w-[16rem]">
+                <p className="line-clamp-2 break-words" title={s.message}>
+                  {s.message}
+                </p>
+                {spamView && s.spamReason && <p className="mt-1 text-xs text-muted">Held as spam: {s.spamReason}</p>}
+              </td>
+              <td data-label="Date" className="py-2 pr-3 whitespace-nowrap">
+                {formatDateTime(s.createdAt)}
+                {overdue && <Badge className="mt-1 block w-fit bg-amber-200 text-amber-950">Overdue</Badge>}
+              </td>
+              <td className="py-2 pr-3">
+                <div className="flex flex-col gap-1 md:min-w-[9rem]">
+                  {!isKnown(s.status) && <Badge tone="muted">Unknown</Badge>}
+                  <Select
+                    aria-label={`Status of ${s.name}`}
+                    value={isKnown(s.status) ? s.status : ''}
+                    disabled={setStatus.isPending}
+                    onChange={(e) => isKnown(e.target.value) && setStatus.mutate({ id: s.id, status: e.target.value })}
+                    options={[
+                      ...(isKnown(s.status) ? [] : [{ value: '', label: 'Unknown' }]),
+                      ...SUBMISSION_STATUSES.map((v) => ({ value: v, label: STATUS_LABELS[v] })),
+                    ]}
+                  />
+                  {last && (
+                    <span className="text-xs text-muted">
+                      {s.responses.length === 1 ? '1 reply' : `${s.responses.length} replies`} <DeliveryBadge delivery={last.delivery} />
+                    </span>
+                  )}
+                </div>
+              </td>
+              <td className="py-2">
+                <div className="flex flex-wrap gap-2">
+                  {spamView ? (
+                    <Button
+                      size="sm"
+                      onClick={() => setSpam.mutate({ id: s.id, isSpam: false })}
+                      disabled={setSpam.isPending}
+                      aria-label={`Not spam: ${s.name}`}
+                    >
+                      Not spam
+                    </Button>
+                  ) : (
+                    <>
+                      <Button size="sm" onClick={() => onRespond(s)} aria-label={`Respond to ${s.name}`}>
+                        Respond
+                      </Button>
                       <Button
                         size="sm"
-                        onClick={() => setSpam.mutate({ id: s.id, isSpam: false })}
+                        variant="ghost"
+                        onClick={() => setSpam.mutate({ id: s.id, isSpam: true })}
                         disabled={setSpam.isPending}
-                        aria-label={`Not spam: ${s.name}`}
+                        aria-label={`Move to Spam: ${s.name}`}
                       >
-                        Not spam
+                        Spam
                       </Button>
-                    ) : (
-                      <>
-                        <Button size="sm" onClick={() => onRespond(s)} aria-label={`Respond to ${s.name}`}>
-                          Respond
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onClick={() => setSpam.mutate({ id: s.id, isSpam: true })}
-                          disabled={setSpam.isPending}
-                          aria-label={`Move to Spam: ${s.name}`}
-                        >
-                          Spam
-                        </Button>
-                      </>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                    </>
+                  )}
+                </div>
+              </td>
+            </tr>
+          );
+        })}
+      </StackTable>
     </div>
   );
 }

@@ -50,7 +50,7 @@ export function DocumentsTab() {
                 target="_blank"
                 rel="noopener noreferrer"
                 aria-label={`Open ${doc.title} in a new tab`}
-                className="inline-flex min-h-8 items-center rounded-md border border-navy-700 px-3 py-1 text-sm font-semibold text-navy-800 hover:bg-surface"
+                className="inline-flex min-h-11 items-center rounded-md border border-navy-700 px-3 py-1 text-sm font-semibold text-navy-800 hover:bg-surface md:min-h-8"
               >
                 Open
               </a>

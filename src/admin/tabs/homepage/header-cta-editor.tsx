@@ -10,6 +10,7 @@ import { sectionQuery, useSaveSection, type HeaderCta } from '../../api/content'
 import { EditorCard, LoadError, LoadingRows } from '../../components/load-state';
 import { saveFormProps } from '../../components/row-actions';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';
+import { errorMessage } from '#lib/api-client.ts';
 
 const FIELDS: FieldSpec[] = [
   { name: 'buttonText', label: 'Button text' },
@@ -30,8 +31,7 @@ export function HeaderCtaEditor() {
   const [editing, setEditing] = useState<HeaderCta | 'new' | null>(null);
   const save = useSaveSection<HeaderCta>('header-cta', {
     success: 'Content updated',
-    failure: (isCreate, err) =>
-      `Failed to ${isCreate ? 'create' : 'update'} header CTA: ${err instanceof Error ? err.message : 'Unknown error'}`,
+    failure: (isCreate, err) => `Failed to ${isCreate ? 'create' : 'update'} header CTA: ${errorMessage(err, 'Unknown error')}`,
   });
   const current = editing === 'new' ? undefined : (editing ?? undefined);
 

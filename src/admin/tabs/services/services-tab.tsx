@@ -1,5 +1,6 @@
 import { BlockEditor } from '../../components/block-editors';
 import { ServiceList } from './service-list';
+import { errorMessage } from '#lib/api-client.ts';
 
 /** SPEC 2.15 Services tab: the services hero and the list of services. */
 export function ServicesTab() {
@@ -15,7 +16,7 @@ export function ServicesTab() {
         ]}
         success="Content updated"
         failure={(isCreate, err) =>
-          `Failed to ${isCreate ? 'create' : 'update'} Services Hero content: ${err instanceof Error ? err.message : 'Unknown error'}`
+          `Failed to ${isCreate ? 'create' : 'update'} Services Hero content: ${errorMessage(err, 'Unknown error')}`
         }
       />
       <ServiceList />

@@ -54,7 +54,7 @@ export function TemplateFormDialog({ template, onClose }: { template: EmailTempl
       open={template !== null}
       onClose={onClose}
       title={current ? 'Edit Email Template' : 'New Email Template'}
-      className="w-[min(72rem,calc(100vw-2rem))]"
+      className="sm:w-[min(72rem,calc(100vw-2rem))]"
     >
       {template !== null && <TemplateForm key={current ? `${current.id}-${current.version}` : 'new'} current={current} onClose={onClose} />}
     </FormDialog>

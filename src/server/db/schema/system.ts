@@ -61,6 +61,8 @@ export const auditLog = pgTable(
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: text('entity_id'),
+    /** What the row is called ("Cloud Services", "Jane Buyer"), so the Activity list can name it after it changes or goes. */
+    subject: text('subject'),
     before: jsonb('before'),
     after: jsonb('after'),
     ipAddress: text('ip_address'),

@@ -1,0 +1,146 @@
+import type { Page } from '@playwright/test';
+import { expect, openTab, test } from './helpers/admin';
+
+/** Every back-office tab, as its trigger is named. */
+const TABS = ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company'];
+
+/**
+ * What sticks out sideways: the page's own scroll width, and every element that is drawn past the
+ * viewport's right or left edge. Elements clipped by an ancestor (visually hidden table headers,
+ * a scrolling region's contents) are not seen, so they do not count.
+ */
+async function sideways(page: Page) {
+  return page.evaluate(() => {
+    const root = document.scrollingElement!;
+    const vw = root.clientWidth;
+    const clipped = (el: Element): boolean => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX !== 'visible' || s.clipPath !== 'none') return a.getBoundingClientRect().right <= vw + 1;
+      }
+      return false;
+    };
+    const wide: string[] = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || (r.right <= vw + 1 && r.left >= -1)) continue;
+      if (clipped(el)) continue;
+      wide.push(
+        `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(r.left)}..${Math.round(r.right)}`,
+      );
+    }
+    return { scrollWidth: root.scrollWidth, clientWidth: vw, wide: wide.slice(0, 10) };
+  });
+}
+
+/** Controls a finger must hit that are smaller than 44 px in either direction. */
+async function smallTargets(page: Page, scope: string) {
+  return page.evaluate((sel) => {
+    const small: string[] = [];
+    const controls = document.querySelectorAll(
+      `${sel} :is(button, [role="tab"], [role="switch"], select, input:not([type="hidden"], [type="file"]), textarea)`,
+    );
+    for (const el of controls) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      if (r.height < 44 || r.width < 44) {
+        const name = el.getAttribute('aria-label') ?? (el.textContent ?? '').trim().slice(0, 30);
+        small.push(`${el.tagName.toLowerCase()} "${name}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+      }
+    }
+    return small;
+  }, scope);
+}
+
+async function settle(page: Page) {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+}
+
+test.describe('[ADMIN][PHONE] at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test.describe.configure({ timeout: 120_000 });
+
+  test('no tab scrolls sideways, and every control is at least 44 px', async ({ page }) => {
+    // A submission with long words, so the Contacts list has a row to lay out.
+    const sent = await page.request.post('/api/contact', {
+      data: {
+        name: 'Phone Layout Buyer',
+        email: 'procurement.officer.with.a.long.address@veterans-affairs.agency.gov',
+        company: 'Department of Veterans Affairs',
+        message: 'We need forty laptops by June, with TAA documentation.',
+        elapsedMs: 10_000,
+      },
+    });
+    expect(sent.status()).toBe(201);
+    for (const tab of TABS) {
+      await openTab(page, tab);
+      await settle(page);
+      const result = await sideways(page);
+      expect(result.scrollWidth, tab).toBeLessThanOrEqual(result.clientWidth);
+      expect(result.wide, tab).toEqual([]);
+      expect(await smallTargets(page, 'main'), tab).toEqual([]);
+    }
+  });
+
+  test('list tables become stacked cards', async ({ page }) => {
+    await openTab(page, 'Blog');
+    await settle(page);
+    const row = page.getByRole('row').filter({ hasText: 'Reducing Procurement Costs' });
+    await expect(row).toBeVisible();
+    // A card: the row is as wide as its table, and the category sits under the title, not beside it.
+    const [title, category] = await Promise.all([
+      row.getByRole('cell').first().boundingBox(),
+      row.getByRole('cell', { name: /Expert Advice|Industry Spotlights|Market Analysis|Case Studies|Research/ }).boundingBox(),
+    ]);
+    expect(category!.y).toBeGreaterThan(title!.y + title!.height - 1);
+    expect(Math.abs(category!.x - title!.x)).toBeLessThan(2);
+  });
+
+  test('dialogs fill the screen and do not scroll sideways', async ({ page }) => {
+    const dialogs: [tab: string, opener: string, name: string][] = [
+      ['Blog', 'New Insight', 'New Insight'],
+      ['Documents', 'Upload Document', 'Upload Document'],
+      ['Templates', 'New Template', 'New Email Template'],
+      ['Homepage', 'Add Feature', 'Add Feature'],
+    ];
+    for (const [tab, opener, name] of dialogs) {
+      await openTab(page, tab);
+      await settle(page);
+      await page.getByRole('button', { name: opener, exact: true }).first().click();
+      const dialog = page.getByRole('dialog', { name });
+      await expect(dialog).toBeVisible();
+      const box = (await dialog.boundingBox())!;
+      expect(box.x, name).toBe(0);
+      expect(box.width, name).toBe(390);
+      expect(box.height, name).toBe(844);
+      const result = await sideways(page);
+      expect(result.wide, name).toEqual([]);
+      expect(await smallTargets(page, '[role="dialog"]'), name).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    }
+  });
+});
+
+test.describe('[ADMIN][DESKTOP] at 1280 px', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  test('the Blog table has room: headers on one line, a row’s actions side by side', async ({ page }) => {
+    await openTab(page, 'Blog');
+    await settle(page);
+    const header = page.getByRole('columnheader', { name: 'Published' });
+    const date = page.getByRole('columnheader', { name: 'Date' });
+    // One line: as tall as a single-word header.
+    expect((await header.boundingBox())!.height).toBeLessThanOrEqual((await date.boundingBox())!.height + 1);
+    const row = page.getByRole('row').filter({ hasText: 'Reducing Procurement Costs' });
+    const boxes = await Promise.all([
+      row.getByRole('link', { name: /^Preview/ }).boundingBox(),
+      row.getByRole('button', { name: /^Edit / }).boundingBox(),
+      row.getByRole('button', { name: /^Delete / }).boundingBox(),
+    ]);
+    const tops = boxes.map((b) => Math.round(b!.y + b!.height / 2));
+    expect(new Set(tops).size, `action centres ${tops.join(', ')}`).toBe(1);
+    const result = await sideways(page);
+    expect(result.wide).toEqual([]);
+  });
+});
