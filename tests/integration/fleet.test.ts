@@ -24,7 +24,7 @@ import { freePort } from './helpers/ports';
  */
 const SPREAD_MS = Number(process.env.FLEET_SPREAD_MS ?? 1000);
 const BOUND_MS = Number(process.env.PUBLISH_BOUND_MS ?? 60_000);
-/** How long an instance may take to start, build its pages and warm its build worker (FLEET_START_MS). */
+/** How long an instance may take to start and render its pages (FLEET_START_MS). */
 const START_MS = Number(process.env.FLEET_START_MS ?? 150_000);
 const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'fleet-admin-password-1' };
 const base = process.env.DATABASE_URL;
@@ -33,7 +33,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 class Instance {
   child: ChildProcess | undefined;
-  warm = false;
   tail = '';
   readonly url: string;
   readonly dataDir: string;
@@ -51,7 +50,6 @@ class Instance {
   }
 
   start(): void {
-    this.warm = false;
     const url = new URL(base!);
     url.pathname = `/${dbName}`;
     // No AUTH_SECRET: the instances must agree on a key through the database.
@@ -75,20 +73,19 @@ class Instance {
     for (const stream of [child.stdout!, child.stderr!]) {
       stream.on('data', (d: Buffer) => {
         const text = d.toString();
-        if (text.includes('"msg":"build worker warm"')) this.warm = true;
         this.tail = (this.tail + text).slice(-4000);
       });
     }
     this.child = child;
   }
 
-  /** Ready as a load balancer sees it (/readyz 200), and its build worker warm. */
+  /** Ready as a load balancer sees it (/readyz 200). */
   async ready(timeoutMs = START_MS): Promise<void> {
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
       if (this.child?.exitCode !== null) throw new Error(`${this.name} exited: ${this.tail}`);
       const res = await fetch(`${this.url}/readyz`).catch(() => undefined);
-      if (res?.status === 200 && this.warm) return;
+      if (res?.status === 200) return;
       await sleep(200);
     }
     throw new Error(`${this.name} was not ready in time: ${this.tail}`);
