@@ -35,11 +35,12 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     .filter(Boolean)) {
     const created = /^CREATE TABLE "(\w+)"/.exec(stmt);
     const added = /^ALTER TABLE "(\w+)" ADD COLUMN "(\w+)"/.exec(stmt);
+    const indexed = /^CREATE (?:UNIQUE )?INDEX "(\w+)"/.exec(stmt);
     if (created) {
       tables.push(created[1]!);
       statements.push(`drop table "${created[1]}" cascade`);
     } else if (added) statements.push(`alter table "${added[1]}" drop column "${added[2]}"`);
-    else if (/^CREATE (UNIQUE )?INDEX "(\w+)"/.test(stmt)) statements.push(`drop index if exists "${/INDEX "(\w+)"/.exec(stmt)![1]}"`);
+    else if (indexed) statements.push(`drop index if exists "${indexed[1]}"`);
     else throw new Error(`undo by hand: ${stmt.slice(0, 80)}`);
   }
   return { statements: statements.reverse(), tables };
