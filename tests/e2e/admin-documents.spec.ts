@@ -83,6 +83,10 @@ test('[ADMIN][DOCUMENTS]: upload a PDF with progress, edit it, find it on /capab
   await expect(toast(page)).toContainText('Document updated');
   const edited = tab.getByRole('listitem').filter({ hasText: title });
   await expect(edited).toBeVisible();
+  // Once the change is live, the header links to the page that lists it.
+  await expect(page.getByRole('banner').getByRole('link', { name: /^View on site/ })).toHaveAttribute('href', '/capabilities', {
+    timeout: 30_000,
+  });
 
   // The publish after the change lists it on /capabilities; the download is the uploaded bytes.
   const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });

@@ -25,6 +25,7 @@ export function useSaveContactInfo() {
         : api.patch<ContactInfo>(`/api/admin/contact-info/${id}`, { ...values, version }),
     invalidate: [contactInfoKeys.list],
     success: (v) => (v.id === undefined ? 'Contact information created successfully' : 'Contact information updated successfully'),
+    page: () => '/contact',
     failure: (v, err) => `Failed to ${v.id === undefined ? 'create' : 'update'} contact information: ${errorMessage(err, 'Unknown error')}`,
   });
 }

@@ -38,11 +38,15 @@ export const documentsQuery = queryOptions({
 
 type Metadata = Record<string, unknown>;
 
+/** The public page that lists the active documents ("View on site" after a change). */
+const CAPABILITIES = '/capabilities';
+
 export function useCreateDocument() {
   return useAdminMutation<Metadata & UploadedFile, AdminDocument>({
     mutationFn: (values) => api.post<AdminDocument>('/api/documents', values),
     invalidate: [documentKeys.list],
     success: 'Document created',
+    page: () => CAPABILITIES,
     failure: 'Error creating document',
   });
 }
@@ -52,6 +56,7 @@ export function useUpdateDocument() {
     mutationFn: ({ id, version, values }) => api.put<AdminDocument>(`/api/documents/${id}`, { ...values, version }),
     invalidate: [documentKeys.list],
     success: 'Document updated',
+    page: () => CAPABILITIES,
     failure: 'Error updating document',
   });
 }
@@ -61,6 +66,7 @@ export function useDeleteDocument() {
     mutationFn: (id) => api.delete(`/api/documents/${id}`),
     invalidate: [documentKeys.list],
     success: 'Document deleted',
+    page: () => CAPABILITIES,
     failure: 'Error deleting document',
   });
 }

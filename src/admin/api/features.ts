@@ -38,6 +38,7 @@ export function useDeleteFeature(section: FeatureSection) {
     mutationFn: (id) => api.delete(`/api/features/${id}`),
     invalidate: [featureKeys.list(section)],
     success: 'Feature deleted',
+    page: () => (section === 'about' ? '/about' : '/'),
     failure: FAILURE,
   });
 }

@@ -49,6 +49,7 @@ export function useDeleteInsight() {
     mutationFn: (id) => api.delete(`/api/admin/insights/${id}`),
     invalidate: [insightKeys.list],
     success: 'Insight deleted',
+    page: () => '/insights',
     failure: 'Failed to delete insight. Please try again.',
   });
 }

@@ -31,6 +31,7 @@ export function useDeleteService() {
     mutationFn: (id) => api.delete(`/api/services/${id}`),
     invalidate: [serviceKeys.list],
     success: 'Service deleted',
+    page: () => '/services/consulting',
     failure: 'Failed to delete service. Please try again.',
   });
 }

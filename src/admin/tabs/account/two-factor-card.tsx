@@ -5,6 +5,7 @@ import { useToast } from '#components/ui/toast.tsx';
 import { errorMessage } from '#lib/api-client.ts';
 import type { TwoFactorSetup as Setup } from '#shared/responses.ts';
 import { twoFactorStatusQuery, useDisableTwoFactor, useStartSetup } from './account-api';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 import { RecoveryCodes, TwoFactorSetup } from './two-factor-setup';
 
 type View = { kind: 'status' } | { kind: 'setup'; setup: Setup } | { kind: 'codes'; codes: string[] };
@@ -71,6 +72,7 @@ function DisableForm() {
   const disable = useDisableTwoFactor();
   const [currentPassword, setPassword] = useState('');
   const [token, setToken] = useState('');
+  useUnsavedChanges(currentPassword !== '' || token !== '');
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

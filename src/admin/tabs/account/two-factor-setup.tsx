@@ -3,6 +3,7 @@ import { digitsOnly, Field } from '#components/auth/field.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { errorMessage } from '#lib/api-client.ts';
 import type { TwoFactorSetup as Setup } from '#shared/responses.ts';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 import { useEnableTwoFactor } from './account-api';
 
 interface Props {
@@ -16,6 +17,8 @@ export function TwoFactorSetup({ setup, onDone, onCancel }: Props) {
   const toast = useToast();
   const enable = useEnableTwoFactor();
   const [code, setCode] = useState('');
+  // The key may already be in the phone's app: leaving now would leave that entry useless.
+  useUnsavedChanges(true);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -72,6 +75,8 @@ export function TwoFactorSetup({ setup, onDone, onCancel }: Props) {
 
 /** Recovery codes: shown once, right after enabling. */
 export function RecoveryCodes({ codes, onClose }: { codes: string[]; onClose: () => void }) {
+  // Shown once: leaving before they are saved loses them.
+  useUnsavedChanges(true);
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-body">
