@@ -1,7 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_WORKERS, e2eBaseURL } from './tests/e2e/servers';
 
-const PORT = Number(process.env.E2E_PORT ?? 4399);
-const baseURL = `http://localhost:${PORT}`;
+// Each worker process reads this file too: its baseURL is its own server's (tests/e2e/servers.ts).
+const baseURL = e2eBaseURL();
 
 /** Debian's Chromium, never a downloaded browser (as root it needs --no-sandbox; without the background-networking flags it tries to reach Google's hosts). */
 const chromium = {
@@ -23,30 +24,31 @@ export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 30_000,
   expect: { timeout: 10_000 },
+  // Spec files are shared out between the workers; the tests of one file run in order, on one server.
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   reporter: process.env.TEST_REPORT_DIR
     ? [['list'], ['json', { outputFile: `${process.env.TEST_REPORT_DIR}/${process.env.TEST_REPORT_PREFIX ?? ''}playwright.json` }]]
     : [['list']],
   use: { baseURL, trace: 'retain-on-failure' },
   projects: [
-    // Listed first, so with one worker it runs before any spec edits the seeded content.
+    // Runs before the other specs (a dependency of theirs), on servers nothing has edited yet.
     {
       name: 'screenshots',
       use: chromium,
       testMatch: /site-screenshots\.spec\.ts$/,
       snapshotPathTemplate: '{testDir}/__screenshots__/{arg}{ext}',
     },
-    { name: 'chromium', use: chromium, testIgnore: /site-screenshots\.spec\.ts$/ },
+    { name: 'chromium', use: chromium, testIgnore: /site-screenshots\.spec\.ts$/, dependencies: ['screenshots'] },
   ],
-  webServer: {
-    command: 'node --import tsx tests/e2e/serve.ts',
-    url: `${baseURL}/api/content/header/active`,
+  webServer: Array.from({ length: E2E_WORKERS }, (_, slot) => ({
+    command: `node --import tsx tests/e2e/serve.ts ${slot}`,
+    url: `${e2eBaseURL(slot)}/api/content/header/active`,
     timeout: 180_000,
     reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: { PORT: String(PORT), SITE_URL: baseURL },
-  },
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+    env: { SITE_URL: e2eBaseURL(slot) },
+  })),
 });

@@ -30,6 +30,7 @@ export default defineConfig({
           name: 'integration',
           sequence: { groupOrder: 1 },
           include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/integration/helpers/global-setup.ts'],
           environment: 'node',
           // Each file gets its own process and a clean database (PGlite in memory, or a fresh
           // Postgres schema when DATABASE_URL is set); opening + migrating takes a few seconds.

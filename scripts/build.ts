@@ -64,8 +64,17 @@ export async function buildServer(): Promise<void> {
   await fs.writeFile(stampFile(root), `${stamp}\n`);
 }
 
+/** `--if-stale` (as `npm test` runs it): builds only when the bundle's stamp is not the sources' own. */
+async function main(): Promise<void> {
+  if (process.argv.includes('--if-stale') && (await bundleIsCurrent())) {
+    console.log('The server bundle was built from these exact sources; not built again.');
+    return;
+  }
+  await buildServer();
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  buildServer().catch((err: Error) => {
+  main().catch((err: Error) => {
     console.error(`Error: ${err.message}`);
     process.exit(1);
   });

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, openTab, test, toast, unique } from './helpers/admin';
+import { axeViolations } from './axe';
 
 interface Profile {
   shortName: string;
@@ -116,8 +116,7 @@ test('[ADMIN][COMPANY][A11Y]: the Company tab has no axe violations and no sidew
         await page.getByRole('button', { name: 'Edit Company Profile' }).click();
         await page.getByRole('button', { name: 'Add certification' }).click();
       }
-      const results = await new AxeBuilder({ page }).analyze();
-      expect(results.violations.map((v) => `${width} ${mode}: ${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+      expect(await axeViolations(page, { label: `${width} ${mode}` })).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, `${width} ${mode}`).toBeLessThanOrEqual(0);
     }

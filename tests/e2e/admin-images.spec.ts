@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/admin';
+import { axeViolations } from './axe';
 
 // Uploads, saves and a rebuild on a 2-core machine shared with other work: triple the timeout.
 test.slow();
@@ -237,20 +237,17 @@ for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await openTab(page, 'Documents');
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-    const tab = await new AxeBuilder({ page }).analyze();
-    expect(tab.violations.map((v) => `documents: ${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+    expect(await axeViolations(page, { label: 'documents' })).toEqual([]);
 
     await page.getByRole('button', { name: 'Upload Document' }).click();
     await expect(page.getByRole('dialog', { name: 'Upload Document' })).toBeVisible();
-    const upload = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
-    expect(upload.violations.map((v) => `upload dialog: ${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+    expect(await axeViolations(page, { include: '[role="dialog"]', label: 'upload dialog' })).toEqual([]);
     await page.keyboard.press('Escape');
 
     await openTab(page, 'Blog');
     await page.getByRole('button', { name: 'New Insight' }).click();
     const dialog = page.getByRole('dialog', { name: 'New Insight' });
     await expect(dialog.getByRole('group', { name: 'Featured image (optional)' })).toBeVisible();
-    const insight = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
-    expect(insight.violations.map((v) => `insight dialog: ${v.id} ${v.nodes.map((n) => n.target).join(',')}`)).toEqual([]);
+    expect(await axeViolations(page, { include: '[role="dialog"]', label: 'insight dialog' })).toEqual([]);
   });
 }

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, openTab, test, toast, unique } from './helpers/admin';
+import { e2eOutbox } from './servers';
+import { axeViolations } from './axe';
 
 test.slow();
 
-const OUTBOX = path.resolve('.e2e-data/outbox');
+const OUTBOX = e2eOutbox();
 const emlsWith = (...texts: string[]) =>
   fs.existsSync(OUTBOX)
     ? fs
@@ -39,11 +40,7 @@ test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, 
   // axe cannot run inside the sandboxed preview (it allows no scripts), so the dialog is checked
   // with the plain-text part shown; the frame's title is asserted below.
   await dialog.getByRole('button', { name: 'Plain text' }).click();
-  expect(
-    (await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.map(
-      (v) => `${v.id} ${v.nodes.map((n) => n.target).join(',')}`,
-    ),
-  ).toEqual([]);
+  expect(await axeViolations(page, { include: '[role="dialog"]' })).toEqual([]);
   await dialog.getByRole('button', { name: 'HTML' }).click();
   await expect(dialog.locator('iframe')).toHaveAttribute('title', 'E-mail preview');
   await expect(dialog.locator('iframe')).toHaveAttribute('sandbox', '');

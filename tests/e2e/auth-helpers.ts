@@ -3,9 +3,10 @@ import path from 'node:path';
 import { generate } from 'otplib';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN } from './fixtures';
+import { e2eOutbox } from './servers';
 
-/** The e2e server's local mail outbox (tests/e2e/serve.ts uses DATA_DIR=.e2e-data). */
-const OUTBOX = path.resolve('.e2e-data/outbox');
+/** The local mail outbox of this worker's e2e server (tests/e2e/servers.ts). */
+const OUTBOX = e2eOutbox();
 
 /** The names of the mails in the outbox now: take it before the action that sends a mail. */
 export function outboxFiles(): Set<string> {

@@ -1,31 +1,41 @@
 /**
- * The e2e web server: the real `npm start` path on data of its own, fresh each run. With
- * DATABASE_URL it uses a new database `<name>_e2e` on that server; otherwise PGlite in .e2e-data.
+ * One e2e web server (`serve.ts <slot>`, one per parallel worker: tests/e2e/servers.ts): the real
+ * `npm start` path on data of its own, fresh each run. With DATABASE_URL it uses a new database
+ * `<name>_e2e_<slot>` on that server; otherwise PGlite in its data directory.
  */
 import fs from 'node:fs';
 import postgres from 'postgres';
+import { bundleIsCurrent } from '../../scripts/build';
+import { e2eDataDir, e2ePort, e2eReleasesDir } from './servers';
 
-process.env.DATA_DIR = '.e2e-data';
-process.env.RELEASES_DIR = '.releases-e2e';
-process.env.PORT ??= '4399';
+const slot = Number(process.argv[2] ?? 0);
+process.env.DATA_DIR = e2eDataDir(slot);
+process.env.RELEASES_DIR = e2eReleasesDir(slot);
+process.env.PORT = String(e2ePort(slot));
 process.env.SITE_URL ??= `http://localhost:${process.env.PORT}`;
 process.env.ADMIN_USERNAME ??= 'admin';
 process.env.ADMIN_EMAIL ??= 'admin@example.com';
 process.env.ADMIN_PASSWORD ??= 'e2e-admin-password';
 process.env.LOG_LEVEL ??= 'warn';
-// A short idle sign-out, so the back office's warning (2 minutes before) comes after one quiet minute.
+// A short idle sign-out (the idle test moves the page's clock a minute on to see the warning).
 process.env.SESSION_IDLE_SECONDS ??= '180';
 
-fs.rmSync('.e2e-data', { recursive: true, force: true });
+fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
 const base = process.env.DATABASE_URL;
 if (base) {
   const url = new URL(base);
-  const name = `${url.pathname.slice(1) || 'postgres'}_e2e`;
+  const name = `${url.pathname.slice(1) || 'postgres'}_e2e_${slot}`;
   const sql = postgres(base, { max: 1, onnotice: () => {} });
   await sql.unsafe(`drop database if exists "${name}" with (force)`);
   await sql.unsafe(`create database "${name}"`);
   await sql.end();
   url.pathname = `/${name}`;
   process.env.DATABASE_URL = url.toString();
+}
+// The first server rebuilds a stale server bundle (as `npm start` does); the others wait for it
+// rather than build into the same directory at the same time.
+if (slot > 0) {
+  const deadline = Date.now() + 170_000;
+  while (!(await bundleIsCurrent()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
 }
 await import('../../scripts/start');

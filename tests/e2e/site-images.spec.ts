@@ -1,7 +1,7 @@
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, unique } from './helpers/admin';
 import { photoJpeg } from './helpers/photo';
+import { axeViolations } from './axe';
 
 /**
  * Photos in the image fields, on the published pages: the header background behind the home
@@ -130,8 +130,7 @@ for (const width of [390, 1280]) {
       // Lazy images below the fold load too before the scan.
       await page.mouse.wheel(0, 10_000);
       await page.waitForLoadState('networkidle');
-      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-      expect(result.violations.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await axeViolations(page, { wcag: true, label: path })).toEqual([]);
     }
     await page.goto(`/insights/${slug}`);
     await expect(page.getByRole('img', { name: 'Contract awards by quarter' })).toBeVisible();

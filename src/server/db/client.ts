@@ -33,6 +33,8 @@ export interface OpenOptions {
   /** Postgres search_path schema (tests isolate each file in its own schema). */
   schemaName?: string;
   migrate?: boolean;
+  /** An in-memory embedded database starts as a copy of this dumped data directory (tests: migrated once, copied per file). */
+  template?: Blob;
 }
 
 function maskUrl(url: string): string {
@@ -47,7 +49,7 @@ function maskUrl(url: string): string {
 
 /** Opens a database and applies pending migrations (one transaction: a failure changes nothing). */
 export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
-  const handle = opts.url ? await openPostgres(opts.url, opts.schemaName) : await openPglite(opts.dir);
+  const handle = opts.url ? await openPostgres(opts.url, opts.schemaName) : await openPglite(opts.dir, opts.template);
   if (opts.migrate !== false) {
     try {
       // An embedded database on disk is copied before a migration changes it (backup.ts).
@@ -85,7 +87,7 @@ async function openPostgres(url: string, schemaName?: string): Promise<DbHandle>
   return { db, kind: 'postgres', where: maskUrl(url), close: () => sql.end({ timeout: 5 }) };
 }
 
-async function openPglite(dir?: string): Promise<DbHandle> {
+async function openPglite(dir?: string, template?: Blob): Promise<DbHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   let release = () => {};
@@ -95,7 +97,7 @@ async function openPglite(dir?: string): Promise<DbHandle> {
   }
   let client: InstanceType<typeof PGlite>;
   try {
-    client = dir ? await PGlite.create(dir) : await PGlite.create();
+    client = dir ? await PGlite.create(dir) : await PGlite.create(template ? { loadDataDir: template } : {});
   } catch (err) {
     release();
     throw err;

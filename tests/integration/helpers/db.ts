@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 import { openDatabase, type DbHandle } from '#server/db/client.ts';
 
 /**
@@ -8,7 +10,11 @@ import { openDatabase, type DbHandle } from '#server/db/client.ts';
  */
 export async function openTestDatabase(): Promise<DbHandle> {
   const base = process.env.DATABASE_URL;
-  if (!base) return openDatabase({});
+  if (!base) {
+    // A copy of the database migrated once for the run (helpers/global-setup.ts).
+    const template = inject('pgliteTemplate');
+    return openDatabase(template ? { template: new Blob([fs.readFileSync(template)]) } : {});
+  }
   const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);

@@ -1,0 +1,21 @@
+/**
+ * The end-to-end suite runs its spec files in E2E_WORKERS parallel workers (1 unless set: on two cores a second worker makes the suite slower), each
+ * against a server of its own: its own port (E2E_PORT + the worker's slot), data directory,
+ * releases directory and database. Worker processes read their slot from Playwright's
+ * TEST_PARALLEL_INDEX; the runner (no slot) starts one server per slot.
+ */
+import path from 'node:path';
+
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1));
+const BASE_PORT = Number(process.env.E2E_PORT ?? 4399);
+
+/** This worker's slot (0 in the runner process). */
+const slot = (): number => Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+
+export const e2ePort = (i = slot()): number => BASE_PORT + i;
+export const e2eBaseURL = (i = slot()): string => `http://localhost:${e2ePort(i)}`;
+/** The server's DATA_DIR (its local mail outbox is `outbox/` in it). */
+export const e2eDataDir = (i = slot()): string => `.e2e-data-${i}`;
+export const e2eReleasesDir = (i = slot()): string => `.releases-e2e-${i}`;
+/** The local mail outbox of this worker's server. */
+export const e2eOutbox = (i = slot()): string => path.resolve(e2eDataDir(i), 'outbox');
