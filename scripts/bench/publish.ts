@@ -10,12 +10,9 @@
  * is written straight to Postgres followed by `POST /api/admin/publish` (which needs DATABASE_URL:
  * the embedded database cannot be opened while the server owns it).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
+import { spawn } from 'node:child_process';
 import postgres from 'postgres';
-import { median, startCommand } from './shared';
+import { adminHeaders, benchServerEnv, median, sleep, startServer, treePids, treeRssMb } from './shared';
 
 const RUNS = 5;
 const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-admin-password' };
@@ -45,46 +42,6 @@ export interface PublishBenchResult {
   startMs: { fresh: number; restart: number };
   /** Resident memory of the server and every process it started. */
   treeRssMb: { idle: number; peak: number; processes: number };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** VmRSS (resident memory) of a process, in kB. */
-function rssKb(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/** The process and all its descendants. */
-function treePids(pid: number): number[] {
-  return [pid, ...childPids(pid).flatMap(treePids)];
-}
-
-/** Resident memory of a process tree, in MB. */
-function treeRssMb(pid: number): number {
-  return Math.round(treePids(pid).reduce((sum, p) => sum + rssKb(p), 0) / 1024);
 }
 
 /**
@@ -117,85 +74,20 @@ const loops = [0, 1, 2, 3].map(loop);
 process.stdin.on('data', async () => { stop = true; await Promise.all(loops); console.log(JSON.stringify({ ok, failed, errors: errors.slice(0, 5) })); process.exit(0); });
 `;
 
-async function startServer(env: NodeJS.ProcessEnv, logs: PublishedLog[]): Promise<{ child: ChildProcess; ms: number }> {
-  const [node, args] = startCommand();
-  const started = performance.now();
-  const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const onLine = (line: string) => {
-    if (!line.startsWith('{')) return;
-    const entry = JSON.parse(line) as PublishedLog & { msg?: string };
-    if (entry.msg === 'published') logs.push(entry);
-  };
-  let tail = '';
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let buf = '';
-    stream.on('data', (d: Buffer) => {
-      buf += d.toString();
-      tail = (tail + d.toString()).slice(-3000);
-      const lines = buf.split('\n');
-      buf = lines.pop()!;
-      lines.forEach(onLine);
-    });
-  }
-  const base = `http://127.0.0.1:${env.PORT}`;
-  for (let i = 0; i < 6000; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${tail}`);
-    const res = await fetch(`${base}/`).catch(() => undefined);
-    if (res?.status === 200) return { child, ms: Math.round(performance.now() - started) };
-    await sleep(25);
-  }
-  throw new Error(`server did not start: ${tail}`);
-}
-
 export async function run(): Promise<PublishBenchResult> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  let databaseUrl = process.env.DATABASE_URL || undefined;
-  if (databaseUrl) {
-    const url = new URL(databaseUrl);
-    const name = `${url.pathname.slice(1) || 'postgres'}_bench`;
-    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-    await sql.unsafe(`drop database if exists "${name}" with (force)`);
-    await sql.unsafe(`create database "${name}"`);
-    await sql.end();
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-  }
-  fs.rmSync('.bench-data', { recursive: true, force: true });
-  fs.rmSync('.releases-bench', { recursive: true, force: true });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SITE_URL: `http://localhost:${port}`,
-    DATA_DIR: '.bench-data',
-    RELEASES_DIR: '.releases-bench',
-    DATABASE_URL: databaseUrl ?? '',
-    ADMIN_USERNAME: ADMIN.username,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'info',
-  };
+  const { env, base, databaseUrl, cleanUp } = await benchServerEnv('bench', ADMIN);
   const logs: PublishedLog[] = [];
   // A first start on fresh data (migrations, seed, the first release), stopped, then the one measured on.
-  const fresh = await startServer(env, []);
+  const fresh = await startServer(env);
   fresh.child.kill('SIGTERM');
   await new Promise((r) => fresh.child.once('exit', r));
-  const { child: server, ms: restartMs } = await startServer(env, logs);
+  const { child: server, ms: restartMs } = await startServer(env, (entry) => {
+    if (entry.msg === 'published') logs.push(entry as unknown as PublishedLog);
+  });
   const loader = spawn(process.execPath, ['-e', LOADER, base, String(RPS), ...LOADED_PAGES], { stdio: ['pipe', 'pipe', 'inherit'] });
   const sql = databaseUrl ? postgres(databaseUrl, { max: 1, onnotice: () => {} }) : undefined;
   try {
-    const login = await fetch(`${base}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: base },
-      body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }),
-    });
-    if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    const admin = { cookie, origin: base, 'content-type': 'application/json' };
+    const admin = await adminHeaders(base, ADMIN);
     const header = (await (await fetch(`${base}/api/content/header/active`)).json()) as { id: number };
 
     const status = async () =>
@@ -275,8 +167,7 @@ export async function run(): Promise<PublishBenchResult> {
     await sql?.end();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    fs.rmSync('.bench-data', { recursive: true, force: true });
-    fs.rmSync(path.resolve('.releases-bench'), { recursive: true, force: true });
+    cleanUp();
   }
 }
 

@@ -1,5 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+import postgres from 'postgres';
 
 /** Helpers the benchmark modules share (bench.ts skips this module: it has no `run`). */
 
@@ -15,4 +18,132 @@ export function startCommand(root = process.cwd()): [string, string[]] {
   const [bin, ...args] = pkg.scripts.start.split(/\s+/);
   if (bin !== 'node') throw new Error(`npm start must run node directly, not ${bin}`);
   return [process.execPath, args.map((a) => (a.endsWith('.ts') ? path.join(root, a) : a))];
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** VmRSS (resident memory) of a process, in kB. */
+function rssKb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The process and all its descendants. */
+export function treePids(pid: number): number[] {
+  return [pid, ...childPids(pid).flatMap(treePids)];
+}
+
+/** Resident memory of a process tree, in MB. */
+export function treeRssMb(pid: number): number {
+  return Math.round(treePids(pid).reduce((sum, p) => sum + rssKb(p), 0) / 1024);
+}
+
+/**
+ * The environment of a benchmark's own server: a free port, fresh data (`.<name>-data`,
+ * `.releases-<name>`, or a fresh `<db>_<name>` database with DATABASE_URL) and a known first
+ * admin. `cleanUp` removes the directories again.
+ */
+export async function benchServerEnv(name: string, admin: { username: string; email: string; password: string }) {
+  const port = await freePort();
+  let databaseUrl = process.env.DATABASE_URL || undefined;
+  if (databaseUrl) {
+    const url = new URL(databaseUrl);
+    const dbName = `${url.pathname.slice(1) || 'postgres'}_${name.replace(/\W/g, '_')}`;
+    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    await sql.unsafe(`drop database if exists "${dbName}" with (force)`);
+    await sql.unsafe(`create database "${dbName}"`);
+    await sql.end();
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+  }
+  const dataDir = `.${name}-data`;
+  const releasesDir = `.releases-${name}`;
+  const cleanUp = () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(path.resolve(releasesDir), { recursive: true, force: true });
+  };
+  cleanUp();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SITE_URL: `http://localhost:${port}`,
+    DATA_DIR: dataDir,
+    RELEASES_DIR: releasesDir,
+    DATABASE_URL: databaseUrl ?? '',
+    ADMIN_USERNAME: admin.username,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    LOG_LEVEL: 'info',
+  };
+  return { env, base: `http://127.0.0.1:${port}`, databaseUrl, cleanUp };
+}
+
+/**
+ * Starts the server as `npm start` runs it; resolves once `/` answers 200, with the time that
+ * took. Each JSON log line goes to `onLog`.
+ */
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  onLog: (entry: Record<string, unknown>) => void = () => {},
+): Promise<{ child: ChildProcess; ms: number }> {
+  const [node, args] = startCommand();
+  const started = performance.now();
+  const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let tail = '';
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let buf = '';
+    stream.on('data', (d: Buffer) => {
+      buf += d.toString();
+      tail = (tail + d.toString()).slice(-3000);
+      const lines = buf.split('\n');
+      buf = lines.pop()!;
+      for (const line of lines) if (line.startsWith('{')) onLog(JSON.parse(line) as Record<string, unknown>);
+    });
+  }
+  const base = `http://127.0.0.1:${env.PORT}`;
+  for (let i = 0; i < 6000; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${tail}`);
+    const res = await fetch(`${base}/`).catch(() => undefined);
+    if (res?.status === 200) return { child, ms: Math.round(performance.now() - started) };
+    await sleep(25);
+  }
+  throw new Error(`server did not start: ${tail}`);
+}
+
+/** Signs in through POST /api/login; the headers an administrator's JSON calls then send. */
+export async function adminHeaders(base: string, admin: { username: string; password: string }): Promise<Record<string, string>> {
+  const login = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ username: admin.username, password: admin.password }),
+  });
+  if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return { cookie, origin: base, 'content-type': 'application/json' };
 }
