@@ -1,8 +1,9 @@
 /**
- * The end-to-end suite runs its spec files in E2E_WORKERS parallel workers (1 unless set: on two cores a second worker makes the suite slower), each
- * against a server of its own: its own port (E2E_PORT + the worker's slot), data directory,
- * releases directory and database. Worker processes read their slot from Playwright's
- * TEST_PARALLEL_INDEX; the runner (no slot) starts one server per slot.
+ * The end-to-end suite runs its spec files in E2E_WORKERS parallel workers (1 unless set: on two
+ * cores a second worker makes the suite slower), each against a server of its own: its own port
+ * (E2E_PORT + the worker's slot), data directory, releases directory and database. Worker
+ * processes read their slot from Playwright's TEST_PARALLEL_INDEX; the runner (no slot) starts
+ * one server per slot.
  */
 import path from 'node:path';
 

@@ -5,15 +5,14 @@
  * The cut is a TCP proxy between the server and Postgres that drops every connection and
  * refuses new ones. Postgres only: the embedded database lives inside the process.
  */
-import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#server/db/client.ts';
+import { createPostgresDatabase } from '../integration/helpers/db';
 import { startTestServer, type TestServer } from '../integration/helpers/server';
 
 const base = process.env.DATABASE_URL;
-const dbName = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
 const CUT_MS = 5_000;
 const WRITERS = 4;
 
@@ -47,23 +46,18 @@ function pgProxy(target: URL) {
 }
 
 let server: TestServer | undefined;
+let database: { url: string; drop: () => Promise<void> } | undefined;
 afterAll(async () => {
   await server?.close().catch(() => {});
-  if (base) {
-    const admin = postgres(base, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-    await admin.end();
-  }
+  await database?.drop();
 });
 
 type Outcome = { status: number; ms: number; marker: string; retryAfter: string | null; body: string };
 
 describe.skipIf(!base)('[FAULT] Postgres cut off under load, then back', () => {
   it('answers 503 while it is gone and stores again once it is back, without a restart', async () => {
-    const admin = postgres(base!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${dbName}"`);
-    await admin.end();
-    const direct = Object.assign(new URL(base!), { pathname: `/${dbName}` });
+    database = await createPostgresDatabase(base!);
+    const direct = new URL(database.url);
     const proxy = pgProxy(direct);
     const proxied = Object.assign(new URL(direct), { hostname: '127.0.0.1', port: String(await proxy.start()) });
     server = await startTestServer({ database: () => openDatabase({ url: proxied.toString() }), trustProxy: true });

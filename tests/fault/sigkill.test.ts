@@ -4,36 +4,31 @@
  * at the end. Submissions cut off by the kill may or may not be stored; none may be half-stored.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import postgres from 'postgres';
 import { like } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '#server/db/client.ts';
 import { contactSubmissions } from '#server/db/schema/index.ts';
+import { createPostgresDatabase } from '../integration/helpers/db';
 
 const ROUNDS = 20;
 const WRITERS = 4;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fault-kill-'));
 const base = process.env.DATABASE_URL;
-const dbName = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
-const dbUrl = base ? Object.assign(new URL(base), { pathname: `/${dbName}` }).toString() : '';
+/** With DATABASE_URL, a database of this file's own on that server (created by the test). */
+let database: { url: string; drop: () => Promise<void> } | undefined;
 
 afterAll(async () => {
-  if (base) {
-    const admin = postgres(base, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-    await admin.end();
-  }
+  await database?.drop();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 /** Starts the server process; resolves with its port once it answers, or fails with its output. */
 function startServer(): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fault/helpers/contact-server.ts'], {
-    env: { ...process.env, DATA_DIR: tmp, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', TRUST_PROXY: 'true' },
+    env: { ...process.env, DATA_DIR: tmp, DATABASE_URL: database?.url ?? '', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -87,11 +82,7 @@ async function writer(port: number, round: number, w: number, tally: Tally, stop
 
 describe(`[FAULT] SIGKILL during contact writes (${base ? 'Postgres' : 'embedded database'})`, () => {
   it(`reopens after each of ${ROUNDS} kills and loses no acknowledged submission`, async () => {
-    if (base) {
-      const admin = postgres(base, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`create database "${dbName}"`);
-      await admin.end();
-    }
+    if (base) database = await createPostgresDatabase(base);
     const tally: Tally = { acknowledged: [], unavailable: 0 };
     const { acknowledged } = tally;
     const refusals: string[] = [];
@@ -134,7 +125,7 @@ describe(`[FAULT] SIGKILL during contact writes (${base ? 'Postgres' : 'embedded
     expect(acknowledged.length).toBeGreaterThan(ROUNDS);
 
     // A last open (the twentieth reopen) finds every acknowledged submission.
-    const handle: DbHandle = await openDatabase(dbUrl ? { url: dbUrl } : { dir: path.join(tmp, 'pglite') });
+    const handle: DbHandle = await openDatabase(database ? { url: database.url } : { dir: path.join(tmp, 'pglite') });
     reopened++;
     try {
       const rows = await handle.db

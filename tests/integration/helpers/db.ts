@@ -4,6 +4,24 @@ import postgres from 'postgres';
 import { inject } from 'vitest';
 import { openDatabase, type DbHandle } from '#server/db/client.ts';
 
+/** Runs one statement on the Postgres server of `base` (its own short connection). */
+async function onServer(base: string, statement: string): Promise<void> {
+  const sql = postgres(base, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(statement);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** A new, empty database of its own on the Postgres server of `base`: its URL, and how to drop it. */
+export async function createPostgresDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await onServer(base, `create database "${name}"`);
+  const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
+  return { url, drop: () => onServer(base, `drop database if exists "${name}" with (force)`) };
+}
+
 /**
  * A clean, migrated database for one test file: PGlite in memory by default, or a database of
  * its own on the Postgres server of DATABASE_URL (dropped again on close).
@@ -15,20 +33,13 @@ export async function openTestDatabase(): Promise<DbHandle> {
     const template = inject('pgliteTemplate');
     return openDatabase(template ? { template: new Blob([fs.readFileSync(template)]) } : {});
   }
-  const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString() });
+  const database = await createPostgresDatabase(base);
+  const handle = await openDatabase({ url: database.url });
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      const sql = postgres(base, { max: 1, onnotice: () => {} });
-      await sql.unsafe(`drop database if exists "${name}" with (force)`);
-      await sql.end();
+      await database.drop();
     },
   };
 }
