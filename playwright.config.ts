@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_WORKERS, e2eBaseURL } from './tests/e2e/servers';
+import { E2E_WORKERS, e2eBaseURL, e2eOutputDir } from './tests/e2e/servers';
 
 // Each worker process reads this file too: its baseURL is its own server's (tests/e2e/servers.ts).
 const baseURL = e2eBaseURL();
@@ -22,6 +22,7 @@ const chromium = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  outputDir: e2eOutputDir,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   // Spec files are shared out between the workers; the tests of one file run in order, on one server.

@@ -1,11 +1,24 @@
-// Sums the JSON reports of every vitest and Playwright run in a directory.
+// Sums the JSON reports of every vitest and Playwright run in a directory; with --list, prints
+// instead the name of every test that failed (with its report), one a line.
 import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = process.argv[2];
+const list = process.argv.includes('--list');
 let passed = 0;
 let failed = 0;
-for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+const names = [];
+
+/** Every Playwright test in a suite tree, with its title path. */
+function* playwrightTests(suite, titles = []) {
+  const here = suite.title ? [...titles, suite.title] : titles;
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) yield { title: [...here, spec.title].join(' › '), test };
+  }
+  for (const child of suite.suites ?? []) yield* playwrightTests(child, here);
+}
+
+for (const name of fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []) {
   if (!name.endsWith('.json')) continue;
   const data = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
   if (name.includes('playwright')) {
@@ -13,9 +26,26 @@ for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
     failed += data.stats?.unexpected ?? 0;
     // Errors outside tests (web server failed to start, etc.).
     failed += (data.errors ?? []).length;
+    for (const suite of data.suites ?? []) {
+      for (const { title, test } of playwrightTests(suite)) {
+        if (test.status === 'unexpected') names.push(`${name}: ${title}`);
+      }
+    }
+    for (const error of data.errors ?? []) names.push(`${name}: ${String(error.message ?? '').split('\n')[0]}`);
   } else {
     passed += data.numPassedTests ?? 0;
     failed += (data.numFailedTests ?? 0) + (data.numRuntimeErrorTestSuites ?? 0);
+    for (const file of data.testResults ?? []) {
+      const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of failedTests) names.push(`${name}: ${path.relative(process.cwd(), file.name)} › ${t.fullName}`);
+      if (file.status === 'failed' && failedTests.length === 0) {
+        names.push(`${name}: ${path.relative(process.cwd(), file.name)} (${String(file.message ?? '').split('\n')[0]})`);
+      }
+    }
   }
 }
-console.log(JSON.stringify({ passed, failed }));
+if (list) {
+  if (names.length > 0) console.log(`Failed:\n${names.map((n) => `  ${n}`).join('\n')}`);
+} else {
+  console.log(JSON.stringify({ passed, failed }));
+}

@@ -1,7 +1,7 @@
 /**
  * One e2e web server (`serve.ts <slot>`, one per parallel worker: tests/e2e/servers.ts): the real
  * `npm start` path on data of its own, fresh each run. With DATABASE_URL it uses a new database
- * `<name>_e2e_<slot>` on that server; otherwise PGlite in its data directory.
+ * `<name>_e2e_<port>` on that server; otherwise PGlite in its data directory.
  */
 import fs from 'node:fs';
 import postgres from 'postgres';
@@ -24,7 +24,7 @@ fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
 const base = process.env.DATABASE_URL;
 if (base) {
   const url = new URL(base);
-  const name = `${url.pathname.slice(1) || 'postgres'}_e2e_${slot}`;
+  const name = `${url.pathname.slice(1) || 'postgres'}_e2e_${process.env.PORT}`;
   const sql = postgres(base, { max: 1, onnotice: () => {} });
   await sql.unsafe(`drop database if exists "${name}" with (force)`);
   await sql.unsafe(`create database "${name}"`);

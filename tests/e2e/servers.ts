@@ -1,7 +1,9 @@
 /**
  * The end-to-end suite runs its spec files in E2E_WORKERS parallel workers (1 unless set: on two
  * cores a second worker makes the suite slower), each against a server of its own: its own port
- * (E2E_PORT + the worker's slot), data directory, releases directory and database. Worker
+ * (E2E_PORT + the worker's slot), and a data directory, releases directory and database named
+ * after that port (so two suites with different E2E_PORTs can run side by side, as CI runs one
+ * per database). Worker
  * processes read their slot from Playwright's TEST_PARALLEL_INDEX; the runner (no slot) starts
  * one server per slot.
  */
@@ -16,7 +18,9 @@ const slot = (): number => Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 export const e2ePort = (i = slot()): number => BASE_PORT + i;
 export const e2eBaseURL = (i = slot()): string => `http://localhost:${e2ePort(i)}`;
 /** The server's DATA_DIR (its local mail outbox is `outbox/` in it). */
-export const e2eDataDir = (i = slot()): string => `.e2e-data-${i}`;
-export const e2eReleasesDir = (i = slot()): string => `.releases-e2e-${i}`;
+export const e2eDataDir = (i = slot()): string => `.e2e-data-${e2ePort(i)}`;
+export const e2eReleasesDir = (i = slot()): string => `.releases-e2e-${e2ePort(i)}`;
+/** Playwright's output (traces of failed tests) for the suite on E2E_PORT. */
+export const e2eOutputDir = `test-results/e2e-${BASE_PORT}`;
 /** The local mail outbox of this worker's server. */
 export const e2eOutbox = (i = slot()): string => path.resolve(e2eDataDir(i), 'outbox');
