@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 
 describe('[START] the server stops with the npm process that started it', () => {
   it('a server under sh stops by itself once sh is killed (as npm → sh → node is)', async () => {
-    // The child prints its PID, follows its parent, says when it stops, and would otherwise run for a minute.
+    // The child follows its parent, then prints its PID (so sh is not killed before the child has
+    // read which process its parent is), says when it stops, and would otherwise run for a minute.
     const script = `
       import { stopWithParent } from './scripts/parent-watch.ts';
-      console.log('pid ' + process.pid);
       stopWithParent((reason) => { console.log('stopping: ' + reason); process.exit(0); }, 100);
+      console.log('pid ' + process.pid);
       setTimeout(() => {}, 60_000);`;
     const sh = spawn('sh', ['-c', `"${process.execPath}" --import tsx --input-type=module -e "$0"; true`, script], {
       stdio: ['ignore', 'pipe', 'inherit'],
