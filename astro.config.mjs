@@ -28,7 +28,7 @@ function renderOnPublish(adapter) {
             params.setAdapter({
               ...a,
               serverEntrypoint: fileURLToPath(new URL('./src/server/web/astro-entry.ts', import.meta.url)),
-              exports: [...(a.exports ?? []), 'renderPage'],
+              exports: [...(a.exports ?? []), 'renderPage', 'answerAnonymously'],
             }),
         }),
       'astro:route:setup': ({ route }) => {

@@ -13,6 +13,7 @@ import { dataDir, projectRoot } from '#server/paths.ts';
 import { uploadsDir } from '#server/storage/local-disk.ts';
 import { servableUpload } from '#server/services/documents.ts';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
+import { createPublicApiCache, type AnswerAnonymously } from '#server/web/public-api-cache.ts';
 import { liveSite } from '#server/web/live-site.ts';
 import { buildServer, bundleIsCurrent } from './build';
 import { stopWithParent } from './parent-watch';
@@ -43,13 +44,19 @@ async function main(): Promise<void> {
   const publisher = await startPublisher();
   const mailWorker = startMailWorker();
 
-  const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+  const { handler, answerAnonymously } = (await import(pathToFileURL(entry).href)) as {
+    handler: AstroHandler;
+    answerAnonymously: AnswerAnonymously;
+  };
+  // Postgres with a deploy hook: instances do not follow each other's publishes, so none may keep answers.
+  const keepPublicAnswers = e.PUBLIC_API_CACHE && !(handle.kind === 'postgres' && e.REBUILD_WEBHOOK_URL);
   const server = createAppServer({
     astro: handler,
     site: liveSite,
     trustProxy: e.TRUST_PROXY,
     fastLane: e.FAST_LANE,
     accessLog: e.ACCESS_LOG,
+    publicApi: keepPublicAnswers ? createPublicApiCache(answerAnonymously) : undefined,
     // With Vercel Blob, image and document URLs point at Blob; only local files are served here.
     // An inactive or deleted document's PDF is not served (images need no database look-up).
     uploads: e.BLOB_READ_WRITE_TOKEN ? undefined : { root: uploadsDir(), guard: servableUpload },

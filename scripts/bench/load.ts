@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { adminHeaders, benchServerEnv, median, sleep, startServer, treeRssMb } from './shared';
+import { adminHeaders, benchServerEnv, median, newTally, p99, paced, sleep, startServer, treeRssMb } from './shared';
 
 const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-admin-password' };
 const RPS = Number(process.env.BENCH_LOAD_RPS ?? 50);
@@ -27,13 +27,6 @@ const SOAK_READS = [
   '/api/content/header/active',
   '/api/contact-info/active',
 ];
-
-interface Tally {
-  requests: number;
-  byStatus: Record<string, number>;
-  serverErrors: number;
-  latencyMs: number[];
-}
 
 export interface LoadBenchResult {
   database: string;
@@ -59,36 +52,6 @@ function mailsBySubmission(outbox: string, marker: string): Map<number, number> 
   return counts;
 }
 
-const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(xs.length * 0.99) - 1)] ?? 0;
-
-/** Sends `next(i)` at `rps` a second for `seconds`, without waiting for answers before the next send. */
-async function paced(rps: number, seconds: number, next: (i: number) => Promise<Response>, tally: Tally): Promise<void> {
-  const inFlight = new Set<Promise<void>>();
-  const start = performance.now();
-  const total = Math.round(rps * seconds);
-  for (let i = 0; i < total; i++) {
-    const due = start + (i * 1000) / rps;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    const t0 = performance.now();
-    const one = next(i)
-      .then(async (res) => {
-        await res.arrayBuffer();
-        return String(res.status);
-      })
-      .catch((err: Error) => `error ${err.message}`)
-      .then((status) => {
-        tally.requests++;
-        tally.byStatus[status] = (tally.byStatus[status] ?? 0) + 1;
-        if (!/^[1-4]\d\d$/.test(status)) tally.serverErrors++;
-        tally.latencyMs.push(performance.now() - t0);
-        inFlight.delete(one);
-      });
-    inFlight.add(one);
-  }
-  await Promise.all(inFlight);
-}
-
 export async function run(): Promise<LoadBenchResult> {
   const { env, base, databaseUrl, cleanUp } = await benchServerEnv(process.env.DATABASE_URL ? 'bench-load-pg' : 'bench-load', ADMIN);
   env.TRUST_PROXY = 'true';
@@ -112,7 +75,7 @@ export async function run(): Promise<LoadBenchResult> {
         }),
       });
 
-    const load: Tally = { requests: 0, byStatus: {}, serverErrors: 0, latencyMs: [] };
+    const load = newTally();
     await paced(RPS, LOAD_S, (i) => contact(i, `load-${runId}`), load);
     const afterLoad = treeRssMb(server.pid!);
 
@@ -126,7 +89,7 @@ export async function run(): Promise<LoadBenchResult> {
     // Every stored submission not held as suspected spam is told to the staff once.
     const expectedMails = loadRows.filter((r) => !r.isSpam).length;
 
-    const soak: Tally = { requests: 0, byStatus: {}, serverErrors: 0, latencyMs: [] };
+    const soak = newTally();
     await paced(
       RPS,
       SOAK_MIN * 60,

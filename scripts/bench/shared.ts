@@ -22,6 +22,47 @@ export function startCommand(root = process.cwd()): [string, string[]] {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The 99th percentile (nearest rank). */
+export const p99 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(xs.length * 0.99) - 1)] ?? 0;
+
+/** Answers of a paced run, by status; anything but a 1xx–4xx (a 5xx or a failed request) is a server error. */
+export interface Tally {
+  requests: number;
+  byStatus: Record<string, number>;
+  serverErrors: number;
+  latencyMs: number[];
+}
+
+export const newTally = (): Tally => ({ requests: 0, byStatus: {}, serverErrors: 0, latencyMs: [] });
+
+/** Sends `next(i)` at `rps` a second for `seconds`, without waiting for answers before the next send. */
+export async function paced(rps: number, seconds: number, next: (i: number) => Promise<Response>, tally: Tally): Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  const start = performance.now();
+  const total = Math.round(rps * seconds);
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / rps;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const t0 = performance.now();
+    const one = next(i)
+      .then(async (res) => {
+        await res.arrayBuffer();
+        return String(res.status);
+      })
+      .catch((err: Error) => `error ${err.message}`)
+      .then((status) => {
+        tally.requests++;
+        tally.byStatus[status] = (tally.byStatus[status] ?? 0) + 1;
+        if (!/^[1-4]\d\d$/.test(status)) tally.serverErrors++;
+        tally.latencyMs.push(performance.now() - t0);
+        inFlight.delete(one);
+      });
+    inFlight.add(one);
+  }
+  await Promise.all(inFlight);
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();

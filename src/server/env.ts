@@ -42,6 +42,15 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .optional()
     .transform((v) => v !== 'false' && v !== '0'),
+  /**
+   * Answer visitors' reads of the public endpoints from memory until the content changes
+   * (src/server/web/public-api-cache.ts); `false` sends each through Astro and the database. Off
+   * by itself with Postgres and REBUILD_WEBHOOK_URL, where no instance follows another's publishes.
+   */
+  PUBLIC_API_CACHE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
   /** Also log plain static requests (pages and assets), one JSON line each. */
   ACCESS_LOG: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

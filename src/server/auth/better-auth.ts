@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { accounts, sessions, users, verifications } from '../db/schema';
 import { env } from '../env';
 import { hashPassword, verifyPassword } from './password';
+import { COOKIE_PREFIX } from './cookies';
 import { authSecret } from './secret';
 
 /** Sessions end after 30 minutes idle (SESSION_IDLE_SECONDS) and 12 hours at most. */
@@ -112,7 +113,7 @@ function createAuth(db: Db, secure: boolean) {
     // better-auth's limiter only guards its own router (auth.api.* calls bypass it); ours lives in the database.
     rateLimit: { enabled: false },
     advanced: {
-      cookiePrefix: secure ? '__Host-ps' : 'ps',
+      cookiePrefix: secure ? `__Host-${COOKIE_PREFIX}` : COOKIE_PREFIX,
       // better-auth's own secure mode prefixes `__Secure-`; `__Host-` (no Domain, Path=/) is stricter.
       useSecureCookies: false,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/', secure },

@@ -1,3 +1,8 @@
+/** better-auth's cookie prefix: `ps.session_token`, or `__Host-ps.session_token` over https. */
+export const COOKIE_PREFIX = 'ps';
+/** A Cookie header that carries a session cookie (signed in, or a stale one to clear). */
+export const SESSION_COOKIE = new RegExp(`(?:^|;)\\s*(?:__Host-)?${COOKIE_PREFIX}\\.session_token=`);
+
 /** The non-secret hint the static header reads to decide whether to ask GET /api/user (SPEC 2.2). */
 export const HINT_COOKIE = 'signed_in';
 /** Binds the code step to the password step that just succeeded (raw challenge id; stored hashed). */

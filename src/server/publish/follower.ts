@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
+import { contentChanged } from '../content/generation';
 import type { SiteContent } from '../content/site-content';
 import type { DbHandle } from '../db/client';
 import { log } from '../log';
@@ -90,6 +91,8 @@ export async function startFollower(handle: DbHandle, opts: FollowerOptions): Pr
     if (!newest || newest.id <= Math.max(version, leading)) return;
     if (failed?.id === newest.id && Date.now() < failed.retryAt) return;
     if (liveRelease()?.contentHash === newest.contentHash) {
+      // The same pages, but a public API answer may still differ (e.g. a date): made again.
+      contentChanged();
       version = newest.id;
       await beat();
       return;

@@ -1,3 +1,4 @@
+import { contentChanged } from '../content/generation';
 import { snapshotContent, type SiteContent } from '../content/site-content';
 import { getDb, getDbHandle } from '../db/client';
 import type { PublishJob } from '../db/schema';
@@ -56,6 +57,8 @@ const g = globalThis as unknown as Record<symbol, Publisher | undefined>;
  * recorded (awaiting it is optional; it never rejects).
  */
 export function requestPublish(reason: string): Promise<void> {
+  // The write is done: answers kept for visitors (web/public-api-cache.ts) are made again.
+  contentChanged();
   const publisher = g[KEY];
   if (!publisher) {
     log.debug('publish requested (no publisher running)', { reason });
@@ -66,6 +69,7 @@ export function requestPublish(reason: string): Promise<void> {
 
 /** POST /api/admin/publish: queue a publish even when this process runs no publisher. */
 export async function publishNow(reason: string): Promise<void> {
+  contentChanged();
   const publisher = g[KEY];
   if (publisher) return publisher.request(reason);
   await enqueue(await getDb(), { mode: webhookFromEnv() ? 'webhook' : 'local', reason, now: Date.now() });

@@ -5,6 +5,7 @@ import { log } from '../log';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits';
 import { answerDocumentUpload, documentUploadToken } from './document-upload';
 import { installFastLane, type LaneResponse } from './fast-lane';
+import { isPublicRead, type PublicApiCache } from './public-api-cache';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
 import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
 import {
@@ -42,6 +43,8 @@ export interface AppServerOptions {
    * every other request always gets one JSON line.
    */
   accessLog?: boolean;
+  /** Visitors' reads of the public endpoints answered from memory (public-api-cache.ts); absent: all through Astro. */
+  publicApi?: PublicApiCache;
   /** Open-connection caps (connection-limits.ts); by default from the open-file limit. */
   connectionLimits?: ConnectionLimits;
   /**
@@ -222,7 +225,8 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     }
     const pathname = pathOf(target);
     const secure = isSecure(req.headers['x-forwarded-proto']);
-    const file = staticFileFor(opts.site(), pathname);
+    const publicRead = opts.publicApi !== undefined && isPublicRead(req.method, pathname, single(req.headers.cookie));
+    const file = staticFileFor(opts.site(), pathname) ?? (publicRead ? opts.publicApi!.get(pathname) : undefined);
     const isStaticRead = file !== undefined && (req.method === 'GET' || req.method === 'HEAD');
     if (!isStaticRead || opts.accessLog) trackRequest(req, res, pathname, Boolean(opts.trustProxy));
     if (opts.uploads && pathname.startsWith(UPLOADS_PREFIX)) {
@@ -234,65 +238,86 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       return;
     }
     if (isStaticRead) return sendStatic(req, res, file, secure);
-
-    for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
-    res.setHeader('content-security-policy', file || isApiPath(pathname) ? API_CSP : htmlCsp([]));
-    if (file) {
-      res.setHeader('allow', 'GET, HEAD');
-      return sendJson(res, 405, { message: 'Method not allowed' });
-    }
-    const notFound = () => {
-      if (res.headersSent) return res.end();
-      if (isApiPath(pathname)) return sendJson(res, 404, { message: 'Not found' });
-      // A section may have its own not-found page (e.g. /insights/404.html: 'Insight Not Found').
-      const section = pathname.split('/')[1];
-      const page = (section && opts.site().get(`/${section}/404.html`)) || opts.site().get('/404.html');
-      if (page) return sendNotFoundPage(req, res, page);
-      res.statusCode = 404;
-      res.end('Not found');
-    };
-    // Astro has no page for these (dot segments, the prerendered not-found pages themselves).
-    if (hasDotSegment(pathname) || NOT_FOUND_PAGE.test(pathname) || pathname.startsWith('//')) return notFound();
-    if (!opts.trustProxy) {
-      // Without a trusted proxy these headers are whatever the client chose: drop them so the
-      // client address is the socket's and rate limits cannot be dodged.
-      for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) {
-        delete req.headers[h];
-      }
-    }
-    const uploadToken = documentUploadToken(pathname);
-    if (uploadToken !== undefined) {
-      // Streamed straight to storage, before Astro (document-upload.ts).
-      void answerDocumentUpload(req, uploadToken, secure).then(({ status, body, headers }) => {
-        for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
-        if (!req.complete) closeAfterAnswer(req, res);
-        sendJson(res, status, body);
-      });
+    if (publicRead) {
+      // Made once per content change; if it cannot be kept (or making it failed), Astro answers.
+      opts.publicApi!.fill(pathname).then(
+        (made) => (made ? sendStatic(req, res, made, secure) : dynamic()),
+        (err) => {
+          log.warn('public answer not kept', { id: req.headers['x-request-id'], path: pathname, err });
+          dynamic();
+        },
+      );
       return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      const limit = bodyLimitFor(pathname);
-      if (Number(req.headers['content-length'] ?? 0) > limit.bytes) {
-        res.setHeader('connection', 'close');
-        return sendJson(res, 413, { message: limit.message });
+    dynamic();
+
+    /** Everything but a static read: Astro, after the checks it needs. */
+    function dynamic(): void {
+      for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
+      res.setHeader('content-security-policy', file || isApiPath(pathname) ? API_CSP : htmlCsp([]));
+      if (file) {
+        res.setHeader('allow', 'GET, HEAD');
+        return sendJson(res, 405, { message: 'Method not allowed' });
       }
-      // Astro builds its Request from `req.body` when it is an async iterable.
-      (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
+      const notFound = () => {
+        if (res.headersSent) return res.end();
+        if (isApiPath(pathname)) return sendJson(res, 404, { message: 'Not found' });
+        // A section may have its own not-found page (e.g. /insights/404.html: 'Insight Not Found').
+        const section = pathname.split('/')[1];
+        const page = (section && opts.site().get(`/${section}/404.html`)) || opts.site().get('/404.html');
+        if (page) return sendNotFoundPage(req, res, page);
+        res.statusCode = 404;
+        res.end('Not found');
+      };
+      // Astro has no page for these (dot segments, the prerendered not-found pages themselves).
+      if (hasDotSegment(pathname) || NOT_FOUND_PAGE.test(pathname) || pathname.startsWith('//')) {
+        notFound();
+        return;
+      }
+      if (!opts.trustProxy) {
+        // Without a trusted proxy these headers are whatever the client chose: drop them so the
+        // client address is the socket's and rate limits cannot be dodged.
+        for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) {
+          delete req.headers[h];
+        }
+      }
+      const uploadToken = documentUploadToken(pathname);
+      if (uploadToken !== undefined) {
+        // Streamed straight to storage, before Astro (document-upload.ts).
+        void answerDocumentUpload(req, uploadToken, secure).then(({ status, body, headers }) => {
+          for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
+          if (!req.complete) closeAfterAnswer(req, res);
+          sendJson(res, status, body);
+        });
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        const limit = bodyLimitFor(pathname);
+        if (Number(req.headers['content-length'] ?? 0) > limit.bytes) {
+          res.setHeader('connection', 'close');
+          return sendJson(res, 413, { message: limit.message });
+        }
+        // Astro builds its Request from `req.body` when it is an async iterable.
+        (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
+      }
+      opts.astro(req, res, notFound).catch((err) => {
+        log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
+        if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
+        else res.end();
+      });
     }
-    opts.astro(req, res, notFound).catch((err) => {
-      log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
-      if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
-      else res.end();
-    });
   });
 
   if (opts.fastLane !== false) {
     // sendStatic's answer, with the headers as bytes.
     installFastLane(server, (req): LaneResponse | undefined => {
-      const file = staticFileFor(opts.site(), pathOf(req.target));
+      const pathname = pathOf(req.target);
+      const file =
+        staticFileFor(opts.site(), pathname) ??
+        (opts.publicApi && isPublicRead(req.method, pathname, req.headers.cookie) ? opts.publicApi.get(pathname) : undefined);
       if (!file) return undefined;
       const { encoding, current } = variantFor(file, req.headers['if-none-match'], req.headers['accept-encoding']);
-      if (opts.accessLog) log.info('request', { method: req.method, path: pathOf(req.target), status: current ? 304 : 200, lane: true });
+      if (opts.accessLog) log.info('request', { method: req.method, path: pathname, status: current ? 304 : 200, lane: true });
       if (current) return { head: file.head304[encoding]! };
       return { head: file.head[encoding]![isSecure(req.headers['x-forwarded-proto']) ? 1 : 0], body: bodyFor(file, encoding) };
     });

@@ -1,7 +1,8 @@
 /**
  * The server bundle's entry (astro.config.mjs puts it in place of @astrojs/node's own): the node
  * adapter's exports, plus `renderPage`, which renders one route of the public site in this
- * process, from the content snapshot it is given, for the publisher (src/server/publish/render.ts).
+ * process, from the content snapshot it is given, for the publisher (src/server/publish/render.ts),
+ * and `answerAnonymously`, a visitor's answer from a public endpoint (web/public-api-cache.ts).
  *
  * The public pages are on-demand routes in this bundle only so that the publisher can render them;
  * visitors get them from the live release. A request for one that reaches Astro (a path the
@@ -13,6 +14,7 @@ import type { SSRManifest } from 'astro';
 import { App } from 'astro/app';
 import type { SiteContent } from '../content/site-content';
 import { RELEASE_ROUTES } from '../publish/routes';
+import type { AnswerAnonymously } from './public-api-cache';
 
 type NodeOptions = Parameters<typeof nodeExports>[1];
 
@@ -48,6 +50,11 @@ export function createExports(manifest: SSRManifest, options: NodeOptions) {
         // Never fetch an error page over the network: a failed render is a failed publish.
         prerenderedErrorPageFetch: () => Promise.resolve(new Response(null, { status: 404 })),
       })) satisfies RenderPage,
+    // A visitor's GET of a public endpoint, with no cookie: what the public API cache keeps.
+    answerAnonymously: ((pathname) =>
+      appFor(manifest.site ?? '').render(new Request(new URL(pathname, 'http://localhost')), {
+        clientAddress: '127.0.0.1',
+      })) satisfies AnswerAnonymously,
   };
 }
 

@@ -15,6 +15,8 @@ import type net from 'node:net';
 /** The headers the lane reads; every other well-formed header is ignored, as node:http does. */
 interface LaneHeaders {
   'accept-encoding'?: string;
+  /** Read only to see whether a session cookie is there (public-api-cache.ts). */
+  cookie?: string;
   'if-none-match'?: string;
   'x-forwarded-proto'?: string;
 }
@@ -41,7 +43,7 @@ const MAX_HEAD = 16 * 1024;
 const REQUEST_LINE = /^(GET|HEAD) (\/[\x21-\x7e]*) HTTP\/1\.1$/;
 // RFC 9110 field-name token; value: visible characters, obs-text, spaces and tabs only.
 const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e\x80-\xff]*?)[ \t]*$/;
-const READ = new Set<string>(['host', 'connection', 'accept-encoding', 'if-none-match', 'x-forwarded-proto']);
+const READ = new Set<string>(['host', 'connection', 'accept-encoding', 'cookie', 'if-none-match', 'x-forwarded-proto']);
 /** Headers that mean a body, a protocol switch or an interim response: node:http's business. */
 const HAND_OFF = new Set(['content-length', 'transfer-encoding', 'upgrade', 'expect', 'http2-settings']);
 
@@ -77,6 +79,7 @@ export function parseSimpleRequest(chunk: Buffer, start: number): LaneRequest | 
     target: line[2]!,
     headers: {
       'accept-encoding': seen['accept-encoding'],
+      cookie: seen.cookie,
       'if-none-match': seen['if-none-match'],
       'x-forwarded-proto': seen['x-forwarded-proto'],
     },

@@ -1,3 +1,4 @@
+import { contentChanged } from '../content/generation';
 import { snapshotContent, type SiteContent } from '../content/site-content';
 import type { Db } from '../db/client';
 import { log } from '../log';
@@ -56,6 +57,7 @@ export async function goLive(info: ReleaseInfo): Promise<void> {
   await activateRelease(info.id);
   s.map = next;
   s.release = info;
+  contentChanged();
 }
 
 /** Builds, checks and swaps in a release of `content`; on any failure the live release stays. */

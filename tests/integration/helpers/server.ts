@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { setDbHandle, type Db, type DbHandle } from '#server/db/client.ts';
 import { seed } from '#server/db/seed.ts';
 import { createAppServer, type AppServerOptions, type AstroHandler } from '#server/web/app-server.ts';
+import { createPublicApiCache, type AnswerAnonymously } from '#server/web/public-api-cache.ts';
 import type { StaticMap } from '#server/web/static-site.ts';
 import { openTestDatabase } from './db';
 
@@ -32,6 +33,8 @@ export async function startTestServer(
     trustProxy?: boolean;
     /** Another database than the clean one of openTestDatabase (an embedded one on disk). */
     database?: () => Promise<DbHandle>;
+    /** Keep visitors' answers of the public endpoints as `npm start` does (default true). */
+    publicApiCache?: boolean;
   } = {},
 ): Promise<TestServer> {
   const entry = path.resolve('dist/server/entry.mjs');
@@ -39,9 +42,13 @@ export async function startTestServer(
   const handle = await (opts.database ?? openTestDatabase)();
   setDbHandle(handle);
   if (opts.seed !== false) await seed(handle.db);
-  const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+  const { handler, answerAnonymously } = (await import(pathToFileURL(entry).href)) as {
+    handler: AstroHandler;
+    answerAnonymously: AnswerAnonymously;
+  };
   const server = createAppServer({
     astro: handler,
+    publicApi: opts.publicApiCache === false ? undefined : createPublicApiCache(answerAnonymously),
     site: opts.site ?? (() => new Map()),
     uploads: opts.uploads,
     trustProxy: opts.trustProxy,
