@@ -1,6 +1,8 @@
 /**
- * `npm start`: opens the database (embedded PGlite unless DATABASE_URL), applies migrations, seeds
- * the first run, makes sure the static pages match the database, then serves everything.
+ * The server: checks the environment and the port, builds the server bundle when it is missing or
+ * stale, opens the database (embedded PGlite unless DATABASE_URL), applies migrations, seeds the
+ * first run, makes sure the static pages match the database, then serves everything. `npm start`
+ * runs it compiled (scripts/start.mjs); `--build-only` stops after the build.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +17,7 @@ import { servableUpload } from '#server/services/documents.ts';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
 import { createPublicApiCache, type AnswerAnonymously } from '#server/web/public-api-cache.ts';
 import { liveSite } from '#server/web/live-site.ts';
-import { buildServer, bundleIsCurrent } from './build';
+import { buildServer, bundleIsCurrent } from './bundle';
 import { stopWithParent } from './parent-watch';
 import { drainAndClose } from './shutdown';
 import { preflight } from './preflight';
@@ -25,6 +27,19 @@ import { startControlChannel } from '#server/web/control-channel.ts';
 
 async function main(): Promise<void> {
   const e = await preflight();
+  const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
+  // scripts/start.mjs has just checked it (and built if needed) before loading this, compiled.
+  if (process.env.START_BUILD_CHECKED !== '1') {
+    if (!fs.existsSync(entry)) {
+      console.log('  No server bundle yet: building it (once, about half a minute)…');
+      await buildServer();
+    } else if (!(await bundleIsCurrent())) {
+      console.log('  The sources or the lock file changed since the last build: rebuilding the server bundle…');
+      await buildServer();
+    }
+  }
+  if (process.argv.includes('--build-only')) return;
+
   const handle = await getDbHandle();
   announceAdmin(await whileStarting(handle, () => seed(handle.db, { onlyOnce: true })));
   // Instances on one Postgres sign and encrypt with one key, whatever their DATA_DIR.
@@ -32,14 +47,6 @@ async function main(): Promise<void> {
   // From here `npm run db:backup` and `db:restore` can ask this process (it owns the embedded database).
   const control = await startControlChannel(dataDir(e.DATA_DIR));
 
-  const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
-  if (!fs.existsSync(entry)) {
-    console.log('  No server bundle yet: building it (once, about half a minute)…');
-    await buildServer();
-  } else if (!(await bundleIsCurrent())) {
-    console.log('  The sources or the lock file changed since the last build: rebuilding the server bundle…');
-    await buildServer();
-  }
   // Serves the current release (or builds one) and runs publish jobs from here on.
   const publisher = await startPublisher();
   const mailWorker = startMailWorker();

@@ -17,7 +17,7 @@ export function startCommand(root = process.cwd()): [string, string[]] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const [bin, ...args] = pkg.scripts.start.split(/\s+/);
   if (bin !== 'node') throw new Error(`npm start must run node directly, not ${bin}`);
-  return [process.execPath, args.map((a) => (a.endsWith('.ts') ? path.join(root, a) : a))];
+  return [process.execPath, args.map((a) => (/\.(ts|mjs)$/.test(a) ? path.join(root, a) : a))];
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import postgres from 'postgres';
-import { bundleIsCurrent } from '../../scripts/build';
+import { bundleIsCurrent } from '../../scripts/stamp.mjs';
 import { e2eDataDir, e2ePort, e2eReleasesDir } from './servers';
 
 const slot = Number(process.argv[2] ?? 0);
@@ -38,4 +38,5 @@ if (slot > 0) {
   const deadline = Date.now() + 170_000;
   while (!(await bundleIsCurrent()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
 }
-await import('../../scripts/start');
+// As `npm start` runs it: the compiled start, built first when stale.
+await import('../../scripts/start.mjs');

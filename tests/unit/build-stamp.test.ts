@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleIsCurrent, sourceStamp } from '../../scripts/build';
+import { bundleIsCurrent, sourceStamp } from '../../scripts/stamp.mjs';
 
 describe('[START] the server bundle is rebuilt when its sources change', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stamp-'));
