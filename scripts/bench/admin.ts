@@ -1,6 +1,7 @@
 /**
  * `npm run bench admin`: the back office's JavaScript, gzip bytes, from the built client
- * (`dist/client`, made by `npm run build`).
+ * (`dist/client`, made by `npm run build`) and the `/admin` page of the live release (made by the
+ * server from that build: `npm start` once; RELEASES_DIR, `.releases` by default).
  *
  * - **Initial**: what /admin loads before anything is shown: the page's inline scripts, the React
  *   renderer and the back-office island with every module they import statically.
@@ -59,8 +60,8 @@ export interface AdminBenchResult {
 }
 
 export async function run(): Promise<AdminBenchResult> {
-  const htmlPath = path.join(CLIENT, 'admin.html');
-  if (!fs.existsSync(htmlPath)) throw new Error('dist/client/admin.html is missing: run `npm run build` first');
+  const htmlPath = path.join(ROOT, process.env.RELEASES_DIR ?? '.releases', 'current', 'client', 'admin.html');
+  if (!fs.existsSync(htmlPath)) throw new Error(`${htmlPath} is missing: run \`npm run build\`, then \`npm start\` once`);
   const html = fs.readFileSync(htmlPath, 'utf8');
   const urls = [...html.matchAll(/(?:component|renderer)-url="\/_astro\/([^"]+)"/g)].map((m) => m[1]!);
   const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).join('\n');

@@ -91,3 +91,10 @@ describe('[DB] constraints', () => {
     expect(after!.updatedAt.getTime()).toBeGreaterThan(before!.updatedAt.getTime());
   });
 });
+
+describe.skipIf(Boolean(process.env.DATABASE_URL))('[DB] the embedded database', () => {
+  it('runs with 16 MB of shared buffers, not Postgres’s 128 MB the process would hold from the start', async () => {
+    const result = (await h.pglite!.query<{ shared_buffers: string }>('show shared_buffers')).rows[0];
+    expect(result?.shared_buffers).toBe('16MB');
+  });
+});
