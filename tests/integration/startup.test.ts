@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#server/db/client.ts';
+import { treePids } from '../../scripts/bench/shared';
+import { createPostgresDatabase } from './helpers/db';
+import { freePort } from './helpers/ports';
 
 /** Runs a script as `npm` would; an `undefined` in `env` removes that variable. */
 function run(script: string, env: Record<string, string | undefined>, args: string[] = []): Promise<{ code: number | null; out: string }> {
@@ -139,4 +142,63 @@ describe('[START] checks before anything is created', () => {
     // A refused command opens nothing.
     expect(fs.existsSync(data)).toBe(false);
   }, 60_000);
+});
+
+describe('[START] npm start', () => {
+  const cmdline = (pid: number) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      return '';
+    }
+  };
+
+  it('serves compiled JavaScript (no tsx, no esbuild in the tree), and a SIGTERM to npm stops the server within 10 s', async () => {
+    const port = await freePort();
+    const database = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
+    const releases = `.releases-npm-start-${process.pid}`;
+    const npm = spawn('npm', ['start'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SITE_URL: `http://localhost:${port}`,
+        DATA_DIR: path.join(tmp, 'npm-start'),
+        RELEASES_DIR: releases,
+        DATABASE_URL: database?.url ?? '',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    npm.stdout.on('data', (d) => (out += d));
+    npm.stderr.on('data', (d) => (out += d));
+    try {
+      for (const until = Date.now() + 150_000; !out.includes('Ready: ') && Date.now() < until;) {
+        if (npm.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(out).toContain(`Ready: http://localhost:${port}/`);
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+
+      const tree = treePids(npm.pid!).map((pid) => ({ pid, cmd: cmdline(pid) }));
+      const server = tree.find((p) => p.cmd.includes('scripts/start.mjs') && !p.cmd.startsWith('sh'));
+      expect(server, tree.map((p) => p.cmd).join('\n')).toBeDefined();
+      expect(tree.filter((p) => /\btsx\b|esbuild/.test(p.cmd))).toEqual([]);
+
+      const stopped = Date.now();
+      npm.kill('SIGTERM');
+      while (cmdline(server!.pid) && Date.now() - stopped < 10_000) await new Promise((r) => setTimeout(r, 100));
+      expect(cmdline(server!.pid), 'the server still runs 10 s after npm got SIGTERM').toBe('');
+      // The port is free again.
+      await new Promise<void>((resolve, reject) => {
+        const probe = net.createServer().once('error', reject);
+        probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+      });
+    } finally {
+      npm.kill('SIGKILL');
+      fs.rmSync(releases, { recursive: true, force: true });
+      await database?.drop();
+    }
+  }, 180_000);
 });
