@@ -21,6 +21,9 @@ export type PublicContentSection = (typeof PUBLIC_CONTENT_SECTIONS)[number];
 
 export const BUTTON_STYLES = ['primary', 'secondary', 'outline', 'ghost'] as const;
 
+/** SPEC 9: the default icon of an about feature card. */
+export const DEFAULT_ABOUT_ICON = 'fas fa-star';
+
 export const FEATURE_SECTIONS = ['home', 'about'] as const;
 export type FeatureSection = (typeof FEATURE_SECTIONS)[number];
 
@@ -143,3 +146,10 @@ export const MARKETING_FIGURES = {
   costSavings: '15%',
   contractsCompleted: '500+',
 } as const;
+
+/** SPEC 2.15: three suggested stock backgrounds at 1920x1000. */
+export const SUGGESTED_BACKGROUNDS = [
+  'https://images.unsplash.com/photo-1486406146926-c627a92ad1ab?w=1920&h=1000&fit=crop',
+  'https://images.unsplash.com/photo-1497366216548-37526070297c?w=1920&h=1000&fit=crop',
+  'https://images.unsplash.com/photo-1451187580459-43490279c0fa?w=1920&h=1000&fit=crop',
+] as const;

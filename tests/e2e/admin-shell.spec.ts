@@ -67,3 +67,18 @@ test('[ADMIN][ACTIVITY]: the Activity panel lists the latest changes', async ({ 
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
+
+test('[ADMIN][SHELL]: the form code is fetched with the first form opened, not with a tab', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+  const formCode = () => scripts.some((s) => /\/schema-form\.[\w-]+\.js$/.test(s));
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Contact Submissions' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Services' }).click();
+  await expect(page.getByRole('button', { name: 'Add Service' })).toBeVisible();
+  expect(formCode()).toBe(false);
+  await page.getByRole('button', { name: 'Add Service' }).click();
+  await expect(page.getByLabel('Service name')).toBeVisible();
+  expect(formCode()).toBe(true);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+});

@@ -5,6 +5,7 @@ import type { SessionUser } from '#shared/session.ts';
 import { NewInquiriesCount } from '../tabs/contacts/new-count';
 import { ActivityButton } from './activity-dialog';
 import { IdleWarning } from './idle-warning';
+import { lazyNamed } from './lazy-form';
 import { LoadingRows } from './load-state';
 import { PublishStatus } from './publish-status';
 import { SetupChecklist } from './setup-checklist';
@@ -12,8 +13,7 @@ import { SignOutButton } from './sign-out-button';
 import { useGuardedTab } from './unsaved-changes';
 
 type Lazy = LazyExoticComponent<ComponentType>;
-const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Lazy =>
-  lazy(() => load().then((m) => ({ default: m[name] })));
+const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Lazy => lazyNamed(load, name);
 
 /** SPEC 2.15 tabs, in order, then Company; each tab's code is fetched the first time it is opened. */
 const TABS: { value: string; label: string; Panel: Lazy }[] = [

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import type { ContentSection } from '#shared/constants.ts';
-import { CONTENT_BLOCK_SCHEMAS } from '#shared/schemas/content.ts';
 import { sectionQuery, useSaveSection, type ContentBlock } from '../api/content';
+import type { SchemaLoader } from './lazy-form';
 import { RecordEditor, type ViewRow } from './record-editor';
 import type { FieldSpec } from './schema-form';
 
@@ -15,7 +15,7 @@ interface BlockEditorProps {
   success: string;
   failure: (isCreate: boolean, err: unknown) => string;
   /** Defaults to the section's shared schema. */
-  schema?: z.ZodType<FieldValues, FieldValues>;
+  schema?: SchemaLoader;
   toForm?: (block: ContentBlock | undefined) => FieldValues;
   view?: (block: ContentBlock) => ViewRow[];
   allowCreateNew?: boolean;
@@ -23,6 +23,18 @@ interface BlockEditorProps {
   /** Long texts: keep unsaved changes as a local draft of this kind (see RecordEditor). */
   draftKind?: string;
 }
+
+/** Each section's shared schema, imported with the form. */
+const sectionSchemas = new Map<ContentSection, SchemaLoader>();
+const sectionSchema = (section: ContentSection): SchemaLoader => {
+  let load = sectionSchemas.get(section);
+  if (!load) {
+    load = () =>
+      import('#shared/schemas/content.ts').then((m) => m.CONTENT_BLOCK_SCHEMAS[section] as unknown as z.ZodType<FieldValues, FieldValues>);
+    sectionSchemas.set(section, load);
+  }
+  return load;
+};
 
 const blankOf = (fields: FieldSpec[]) => Object.fromEntries(fields.map((f) => [f.name, f.kind === 'switch' ? true : '']));
 
@@ -49,7 +61,7 @@ export function BlockEditor(props: BlockEditorProps) {
       title={props.title}
       description={props.description}
       query={query}
-      schema={props.schema ?? (CONTENT_BLOCK_SCHEMAS[section] as unknown as z.ZodType<FieldValues, FieldValues>)}
+      schema={props.schema ?? sectionSchema(section)}
       fields={fields}
       toForm={toForm}
       view={view}

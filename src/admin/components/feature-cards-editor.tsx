@@ -4,13 +4,13 @@ import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
-import type { FeatureSection } from '#shared/constants.ts';
-import { DEFAULT_ABOUT_ICON, featureCreateSchema } from '#shared/schemas/feature.ts';
+import { DEFAULT_ABOUT_ICON, type FeatureSection } from '#shared/constants.ts';
 import { featuresQuery, useDeleteFeature, useSaveFeature, type Feature } from '../api/features';
 import { iconField } from './icon-field';
 import { EditorCard, LoadError, LoadingRows } from './load-state';
 import { DeleteConfirm, RowActions, saveFormProps } from './row-actions';
-import { SchemaForm, type FieldSpec } from './schema-form';
+import { LazySchemaForm, type SchemaLoader } from './lazy-form';
+import type { FieldSpec } from './schema-form';
 import { StackTable } from './stack-table';
 import { FormDialog } from './unsaved-changes';
 
@@ -21,6 +21,13 @@ const FIELDS: FieldSpec[] = [
   { name: 'displayOrder', label: 'Display order', kind: 'number' },
   { name: 'isActive', label: 'Active (shown on the website)', kind: 'switch' },
 ];
+
+/** Each section's card schema (the section itself is not a form field), imported with the form. */
+const cardSchema = (section: FeatureSection) => () =>
+  import('#shared/schemas/feature.ts').then(
+    (m) => m.featureCreateSchema(section).omit({ section: true }) as unknown as z.ZodType<FieldValues, FieldValues>,
+  );
+const CARD_SCHEMAS: Record<FeatureSection, SchemaLoader> = { home: cardSchema('home'), about: cardSchema('about') };
 
 /** About cards keep an icon-font class (SPEC 3); home cards pick from the service icons. */
 const ABOUT_ICON_HELP = `An icon-font class, e.g. ${DEFAULT_ABOUT_ICON}`;
@@ -38,7 +45,6 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
   const remove = useDeleteFeature(section);
   const [editing, setEditing] = useState<Feature | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Feature | null>(null);
-  const schema = featureCreateSchema(section).omit({ section: true }) as unknown as z.ZodType<FieldValues, FieldValues>;
   const current = editing === 'new' ? undefined : (editing ?? undefined);
 
   let body;
@@ -75,8 +81,8 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
       {body}
       <FormDialog open={editing !== null} onClose={() => setEditing(null)} title={current ? 'Edit Feature' : 'Add Feature'}>
         {editing !== null && (
-          <SchemaForm
-            schema={schema}
+          <LazySchemaForm
+            schema={CARD_SCHEMAS[section]}
             fields={FIELDS.map((f) =>
               f.name !== 'icon' ? f : section === 'about' ? { ...f, help: ABOUT_ICON_HELP } : iconField(current?.icon),
             )}

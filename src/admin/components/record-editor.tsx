@@ -1,13 +1,13 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { FieldValues } from 'react-hook-form';
-import type { z } from 'zod';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import type { Versioned } from '#shared/schemas/stored.ts';
 import { EditorCard, LoadError, LoadingRows, formatDateTime } from './load-state';
 import { draftKey, readDraft } from './local-draft';
-import { SchemaForm, type FieldSpec } from './schema-form';
+import { LazySchemaForm, type SchemaLoader } from './lazy-form';
+import type { FieldSpec } from './schema-form';
 
 export interface ViewRow {
   label: string;
@@ -19,7 +19,8 @@ interface RecordEditorProps<R extends Versioned & { isActive?: boolean }> {
   description?: string;
   /** The section's versions; the first is the one the site shows. */
   query: UseQueryResult<R[]>;
-  schema: z.ZodType<FieldValues, FieldValues>;
+  /** Imports the shared zod schema (with the form, on the first Edit). */
+  schema: SchemaLoader;
   fields: FieldSpec[];
   toForm: (record: R | undefined) => FieldValues;
   view: (record: R) => ViewRow[];
@@ -80,7 +81,7 @@ export function RecordEditor<R extends Versioned & { isActive?: boolean }>(props
         </p>
       )}
       {editing ? (
-        <SchemaForm
+        <LazySchemaForm
           key={`${mode}-${target?.id ?? 'new'}-${target?.version ?? 0}`}
           schema={schema}
           defaultValues={toForm(target)}

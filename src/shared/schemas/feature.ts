@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { FEATURE_SECTIONS, LIMITS, type FeatureSection } from '../constants';
 import { displayOrderField, requiredText, patchSchema } from './fields';
 
-/** SPEC 9: the default icon of an about feature card. */
-export const DEFAULT_ABOUT_ICON = 'fas fa-star';
-
 /** Home feature card (SPEC 5 "Home feature"): title, description and icon required. */
 export const featureSchema = z.object({
   section: z.enum(FEATURE_SECTIONS, { error: 'Unknown feature section' }).default('home'),

@@ -1,12 +1,15 @@
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#components/ui/tabs.tsx';
-import { aboutFormSchema, missionSchema, splitAbout } from '#shared/schemas/content.ts';
+import { splitAboutContent as splitAbout } from '#lib/format.ts';
 import { ACTIVE_FIELD, BlockEditor } from '../../components/block-editors';
 import { FeatureCardsEditor } from '../../components/feature-cards-editor';
 import { useGuardedTab } from '../../components/unsaved-changes';
 
 const asForm = (s: unknown) => s as z.ZodType<FieldValues, FieldValues>;
+const content = () => import('#shared/schemas/content.ts');
+const aboutForm = () => content().then((m) => asForm(m.aboutFormSchema));
+const missionForm = () => content().then((m) => asForm(m.missionSchema));
 const ABOUT_FAILURE = () => 'Failed to update about content. Please try again.';
 
 /** SPEC 2.15 About Us Page Editor: Main Content, Mission, Why Choose Us. */
@@ -25,7 +28,7 @@ export function AboutTab() {
           <BlockEditor
             section="about"
             title="Main Content"
-            schema={asForm(aboutFormSchema)}
+            schema={aboutForm}
             allowCreateNew
             editLabel="Edit Content"
             draftKind="about"
@@ -73,7 +76,7 @@ export function AboutTab() {
             section="about_mission"
             title="Mission"
             draftKind="about-mission"
-            schema={asForm(missionSchema)}
+            schema={missionForm}
             fields={[
               { name: 'title', label: 'Title' },
               { name: 'content', label: 'Mission statement', kind: 'textarea', rows: 5 },

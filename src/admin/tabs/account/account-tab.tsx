@@ -1,8 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { ChangePasswordCard } from './change-password-card';
+import { Suspense } from 'react';
+import { lazyNamed } from '../../components/lazy-form';
+import { LoadingRows } from '../../components/load-state';
 import { currentUserQuery } from './account-api';
 import { TwoFactorCard } from './two-factor-card';
 import { errorMessage } from '#lib/api-client.ts';
+
+// The password form (react-hook-form and its zod schema) follows the rest of the tab, which
+// shows at once: who is signed in and two-factor authentication.
+const ChangePasswordCard = lazyNamed(() => import('./change-password-card'), 'ChangePasswordCard');
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -35,7 +41,15 @@ function AccountTab() {
           </dl>
         )}
       </section>
-      <ChangePasswordCard />
+      <Suspense
+        fallback={
+          <section className="card" aria-label="Change Password">
+            <LoadingRows rows={3} label="Loading the password form" />
+          </section>
+        }
+      >
+        <ChangePasswordCard />
+      </Suspense>
       <TwoFactorCard />
     </div>
   );

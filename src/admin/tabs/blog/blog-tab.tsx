@@ -1,13 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Switch } from '#components/ui/switch.tsx';
 import { INSIGHT_CATEGORIES } from '#shared/constants.ts';
 import { insightsQuery, useDeleteInsight, useToggleInsight, type Insight } from '../../api/insights';
 import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components/load-state';
 import { DeleteConfirm, RowActions } from '../../components/row-actions';
+import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
 import { categoryLabel } from './categories';
-import { InsightFormDialog } from './insight-form-dialog';
+
+// The insight form (the form code) loads when it is first opened.
+const InsightFormDialog = lazyNamed(() => import('./insight-form-dialog'), 'InsightFormDialog');
 import { StackTable } from '../../components/stack-table';
 
 /** SPEC 2.15 Blog tab (Insights Management). */
@@ -16,6 +19,7 @@ export function BlogTab() {
   const toggle = useToggleInsight();
   const remove = useDeleteInsight();
   const [editing, setEditing] = useState<Insight | 'new' | null>(null);
+  const opened = useOpenedOnce(editing !== null);
   const [deleting, setDeleting] = useState<Insight | null>(null);
 
   let body;
@@ -80,11 +84,15 @@ export function BlogTab() {
   return (
     <EditorCard title="Insights Management" actions={<Button onClick={() => setEditing('new')}>New Insight</Button>}>
       {body}
-      <InsightFormDialog
-        key={editing === null ? 'closed' : editing === 'new' ? 'new' : `${editing.id}-${editing.version}`}
-        insight={editing}
-        onClose={() => setEditing(null)}
-      />
+      {opened && (
+        <Suspense fallback={null}>
+          <InsightFormDialog
+            key={editing === null ? 'closed' : editing === 'new' ? 'new' : `${editing.id}-${editing.version}`}
+            insight={editing}
+            onClose={() => setEditing(null)}
+          />
+        </Suspense>
+      )}
       <DeleteConfirm item={deleting} what="insight" onClose={() => setDeleting(null)} remove={remove} />
     </EditorCard>
   );

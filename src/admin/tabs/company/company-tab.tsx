@@ -1,10 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import { companyProfileQuery, useSaveCompanyProfile, type CompanyProfile } from '../../api/company-profile';
 import { EditorCard, LoadError, LoadingRows, formatDate, formatDateTime } from '../../components/load-state';
-import { CompanyProfileForm, FIGURES, changedFields } from './company-form';
+import { lazyNamed } from '../../components/lazy-form';
+import { FIGURES, changedFields } from './company-fields';
+
+// The form (react-hook-form and the shared zod schema) loads on the first Edit.
+const CompanyProfileForm = lazyNamed(() => import('./company-form'), 'CompanyProfileForm');
 
 const TITLE = 'Company Profile';
 const DESCRIPTION =
@@ -22,16 +26,18 @@ export function CompanyTab() {
   else if (query.isError) body = <LoadError error={query.error} onRetry={() => void query.refetch()} />;
   else if (editing && record)
     body = (
-      <CompanyProfileForm
-        key={record.version}
-        record={record}
-        onCancel={() => setEditing(false)}
-        onSubmit={async (values) => {
-          const changed = changedFields(record, values);
-          if (Object.keys(changed).length > 0) await save.mutateAsync({ version: record.version, values: changed });
-          setEditing(false);
-        }}
-      />
+      <Suspense fallback={<LoadingRows rows={6} label="Loading the form" />}>
+        <CompanyProfileForm
+          key={record.version}
+          record={record}
+          onCancel={() => setEditing(false)}
+          onSubmit={async (values) => {
+            const changed = changedFields(record, values);
+            if (Object.keys(changed).length > 0) await save.mutateAsync({ version: record.version, values: changed });
+            setEditing(false);
+          }}
+        />
+      </Suspense>
     );
   else if (record) body = <ProfileView record={record} />;
 

@@ -1,26 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { FieldValues } from 'react-hook-form';
-import type { z } from 'zod';
+import { Suspense, useState } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
-import { contactInfoSchema } from '#shared/schemas/contact-info.ts';
 import { contactInfoQuery, useSaveContactInfo, type ContactInfo } from '../../api/contact-info';
+import { lazyNamed } from '../../components/lazy-form';
 import { EditorCard, LoadError, LoadingRows, formatDateTime } from '../../components/load-state';
-import { saveFormProps } from '../../components/row-actions';
-import { SchemaForm, type FieldSpec } from '../../components/schema-form';
 
-const FIELDS: FieldSpec[] = [
-  { name: 'email', label: 'Email' },
-  { name: 'phone', label: 'Phone' },
-  { name: 'address', label: 'Address', kind: 'textarea', rows: 3, help: 'One line per line of the address.' },
-  { name: 'businessHours', label: 'Business hours', kind: 'textarea', rows: 3, help: 'One line per line shown.' },
-  { name: 'isActive', label: 'Active: shown on the website', kind: 'switch' },
-  { name: 'displayEmail', label: 'Show the email', kind: 'switch' },
-  { name: 'displayPhone', label: 'Show the phone', kind: 'switch' },
-  { name: 'displayAddress', label: 'Show the address', kind: 'switch' },
-  { name: 'displayBusinessHours', label: 'Show the business hours', kind: 'switch' },
-];
+// The form (react-hook-form and the shared zod schema) loads when a record is edited, so the
+// Contacts tab, the one the back office opens on, does not wait for it.
+const ContactInfoForm = lazyNamed(() => import('./contact-info-form'), 'ContactInfoForm');
 
 const SHOWN = [
   ['displayEmail', 'email', 'Email'],
@@ -41,23 +29,9 @@ export function ContactInfoEditor() {
   else if (query.isError) body = <LoadError error={query.error} onRetry={() => void query.refetch()} />;
   else if (editing !== null)
     body = (
-      <SchemaForm
-        key={current ? `${current.id}-${current.version}` : 'new'}
-        schema={contactInfoSchema as unknown as z.ZodType<FieldValues, FieldValues>}
-        fields={FIELDS}
-        defaultValues={{
-          email: current?.email ?? '',
-          phone: current?.phone ?? '',
-          address: current?.address ?? '',
-          businessHours: current?.businessHours ?? '',
-          isActive: current?.isActive ?? true,
-          displayEmail: current?.displayEmail ?? true,
-          displayPhone: current?.displayPhone ?? true,
-          displayAddress: current?.displayAddress ?? true,
-          displayBusinessHours: current?.displayBusinessHours ?? true,
-        }}
-        {...saveFormProps(current, save, () => setEditing(null))}
-      />
+      <Suspense fallback={<LoadingRows label="Loading the form" />}>
+        <ContactInfoForm current={current} save={save} onDone={() => setEditing(null)} />
+      </Suspense>
     );
   else if (query.data.length === 0)
     body = <p className="text-sm text-muted">No contact information yet; the contact page says it is temporarily unavailable.</p>;

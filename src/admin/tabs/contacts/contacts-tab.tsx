@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { Suspense, useId, useMemo, useState } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { Select } from '#components/ui/select.tsx';
@@ -8,11 +8,15 @@ import { SUBMISSION_STATUSES } from '#shared/constants.ts';
 import { countNew, filterLeads } from '#shared/leads.ts';
 import type { SubmissionFilter } from '#shared/schemas/contact-submission.ts';
 import { submissionsQuery, type Submission } from '../../api/contact-submissions';
+import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
 import { EditorCard } from '../../components/load-state';
 import { ContactInfoEditor } from './contact-info-editor';
-import { RespondDialog } from './respond-dialog';
 import { STATUS_LABELS, SubmissionsTable } from './submissions-table';
 import { errorMessage } from '#lib/api-client.ts';
+
+// The reply form (react-hook-form and the shared zod schema) loads with the first reply, so the
+// Contacts tab, the one the back office opens on, does not wait for it.
+const RespondDialog = lazyNamed(() => import('./respond-dialog'), 'RespondDialog');
 
 /** The Contacts tab: the submissions (with the sales team's filters and export), then the business contact details. */
 export function ContactsTab() {
@@ -29,6 +33,7 @@ function SubmissionsCard() {
   const query = useQuery(submissionsQuery);
   const [filter, setFilter] = useState<SubmissionFilter>({ view: 'inbox', status: 'all', q: '' });
   const [responding, setResponding] = useState<number | null>(null);
+  const replied = useOpenedOnce(responding !== null);
   const all = useMemo(() => query.data ?? [], [query.data]);
   const rows = useMemo(() => filterLeads(all, filter), [all, filter]);
   const newCount = countNew(all);
@@ -126,7 +131,12 @@ function SubmissionsCard() {
         </div>
       </div>
       {body}
-      <RespondDialog submission={current} onClose={() => setResponding(null)} />
+      {/* Mounted from the first reply on, so later ones open and close as a mounted dialog does. */}
+      {replied && (
+        <Suspense fallback={null}>
+          <RespondDialog submission={current} onClose={() => setResponding(null)} />
+        </Suspense>
+      )}
     </EditorCard>
   );
 }

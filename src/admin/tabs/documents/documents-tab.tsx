@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import { DOCUMENT_CATEGORY_LABELS } from '#shared/constants.ts';
@@ -7,13 +7,17 @@ import { fileSizeMb } from '#lib/format.ts';
 import { documentsQuery, useDeleteDocument, type AdminDocument } from '../../api/documents';
 import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components/load-state';
 import { RowActions } from '../../components/row-actions';
-import { DocumentDialog } from './document-dialog';
+import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
+
+// The upload and edit dialog (the form code) loads when it is first opened.
+const DocumentDialog = lazyNamed(() => import('./document-dialog'), 'DocumentDialog');
 
 /** SPEC 2.15 Documents tab: one card per document, the Upload and Edit dialogs, delete after a confirm. */
 export function DocumentsTab() {
   const query = useQuery(documentsQuery);
   const remove = useDeleteDocument();
   const [editing, setEditing] = useState<AdminDocument | 'new' | null>(null);
+  const opened = useOpenedOnce(editing !== null);
 
   const onDelete = (doc: AdminDocument) => {
     if (window.confirm('Are you sure you want to delete this document?')) remove.mutate(doc.id);
@@ -68,7 +72,11 @@ export function DocumentsTab() {
       actions={<Button onClick={() => setEditing('new')}>Upload Document</Button>}
     >
       {body}
-      <DocumentDialog document={editing} onClose={() => setEditing(null)} />
+      {opened && (
+        <Suspense fallback={null}>
+          <DocumentDialog document={editing} onClose={() => setEditing(null)} />
+        </Suspense>
+      )}
     </EditorCard>
   );
 }

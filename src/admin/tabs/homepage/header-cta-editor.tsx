@@ -5,12 +5,15 @@ import type { z } from 'zod';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import { BUTTON_STYLES } from '#shared/constants.ts';
-import { headerCtaSchema } from '#shared/schemas/header-cta.ts';
 import { sectionQuery, useSaveSection, type HeaderCta } from '../../api/content';
 import { EditorCard, LoadError, LoadingRows } from '../../components/load-state';
 import { saveFormProps } from '../../components/row-actions';
-import { SchemaForm, type FieldSpec } from '../../components/schema-form';
+import { LazySchemaForm } from '../../components/lazy-form';
+import type { FieldSpec } from '../../components/schema-form';
 import { errorMessage } from '#lib/api-client.ts';
+
+const ctaForm = () =>
+  import('#shared/schemas/header-cta.ts').then((m) => m.headerCtaSchema as unknown as z.ZodType<FieldValues, FieldValues>);
 
 const FIELDS: FieldSpec[] = [
   { name: 'buttonText', label: 'Button text' },
@@ -40,9 +43,9 @@ export function HeaderCtaEditor() {
   else if (query.isError) body = <LoadError error={query.error} onRetry={() => void query.refetch()} />;
   else if (editing !== null)
     body = (
-      <SchemaForm
+      <LazySchemaForm
         key={current ? `${current.id}-${current.version}` : 'new'}
-        schema={headerCtaSchema as unknown as z.ZodType<FieldValues, FieldValues>}
+        schema={ctaForm}
         fields={FIELDS}
         defaultValues={{
           buttonText: current?.buttonText ?? '',

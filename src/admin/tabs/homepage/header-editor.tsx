@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
-import { SUGGESTED_BACKGROUNDS, headerSchema } from '#shared/schemas/header.ts';
+import { SUGGESTED_BACKGROUNDS } from '#shared/constants.ts';
 import { sectionQuery, useSaveSection, type HeaderContent } from '../../api/content';
 import { RecordEditor } from '../../components/record-editor';
 import type { FieldSpec } from '../../components/schema-form';
+
+const headerForm = () => import('#shared/schemas/header.ts').then((m) => m.headerSchema as unknown as z.ZodType<FieldValues, FieldValues>);
 
 const FIELDS: FieldSpec[] = [
   { name: 'title', label: 'Title' },
@@ -37,7 +39,7 @@ export function HeaderEditor() {
       title="Header Content"
       description="The home page hero and the site logo."
       query={query}
-      schema={headerSchema as unknown as z.ZodType<FieldValues, FieldValues>}
+      schema={headerForm}
       fields={FIELDS}
       toForm={(h) =>
         Object.fromEntries([...FIELDS.map((f) => f.name), 'backgroundImageAlt'].map((n) => [n, h?.[n as keyof HeaderContent] ?? '']))

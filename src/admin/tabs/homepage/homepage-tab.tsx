@@ -1,4 +1,3 @@
-import { homeCtaSchema, introSchema } from '#shared/schemas/content.ts';
 import { ACTIVE_FIELD, BlockEditor } from '../../components/block-editors';
 import { FeatureCardsEditor } from '../../components/feature-cards-editor';
 import { HeaderCtaEditor } from './header-cta-editor';
@@ -7,6 +6,9 @@ import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 
 const asForm = (s: unknown) => s as z.ZodType<FieldValues, FieldValues>;
+const content = () => import('#shared/schemas/content.ts');
+const introForm = () => content().then((m) => asForm(m.introSchema));
+const homeCtaForm = () => content().then((m) => asForm(m.homeCtaSchema));
 
 /** SPEC 2.15 Homepage tab: header, header CTA, introduction, feature cards, bottom call to action. */
 export function HomepageTab() {
@@ -17,7 +19,7 @@ export function HomepageTab() {
       <BlockEditor
         section="intro"
         title="Introduction Content"
-        schema={asForm(introSchema)}
+        schema={introForm}
         fields={[
           { name: 'title', label: 'Title' },
           {
@@ -36,7 +38,7 @@ export function HomepageTab() {
       <BlockEditor
         section="home_cta"
         title="Call to Action Section"
-        schema={asForm(homeCtaSchema)}
+        schema={homeCtaForm}
         fields={[{ name: 'title', label: 'Title' }, { name: 'content', label: 'Content', kind: 'textarea', rows: 3 }, ACTIVE_FIELD]}
         success="CTA section updated"
         failure={() => 'Failed to update CTA content. Please try again.'}

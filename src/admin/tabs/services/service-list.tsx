@@ -5,12 +5,15 @@ import type { z } from 'zod';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import { SERVICE_ICON_LABELS } from '#shared/constants.ts';
-import { serviceSchema } from '#shared/schemas/service.ts';
 import { servicesQuery, useDeleteService, useSaveService, type Service } from '../../api/services';
 import { EditorCard, LoadError, LoadingRows } from '../../components/load-state';
 import { iconField } from '../../components/icon-field';
 import { DeleteConfirm, RowActions, saveFormProps } from '../../components/row-actions';
-import { SchemaForm, type FieldSpec } from '../../components/schema-form';
+import { LazySchemaForm } from '../../components/lazy-form';
+import type { FieldSpec } from '../../components/schema-form';
+
+const serviceForm = () =>
+  import('#shared/schemas/service.ts').then((m) => m.serviceSchema as unknown as z.ZodType<FieldValues, FieldValues>);
 
 const fields = (current: Service | undefined): FieldSpec[] => [
   { name: 'title', label: 'Service name' },
@@ -39,9 +42,9 @@ export function ServiceList() {
     body = (
       <>
         <h3 className="mb-3 font-semibold">{current ? `Edit ${current.title}` : 'New Service'}</h3>
-        <SchemaForm
+        <LazySchemaForm
           key={current ? `${current.id}-${current.version}` : 'new'}
-          schema={serviceSchema as unknown as z.ZodType<FieldValues, FieldValues>}
+          schema={serviceForm}
           fields={fields(current)}
           defaultValues={{
             title: current?.title ?? '',

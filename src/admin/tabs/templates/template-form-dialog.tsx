@@ -14,8 +14,7 @@ import { FONT_LABELS, emailTemplateSchema, type EmailTemplateInput, type EmailTe
 import { useSaveTemplate, useSendTestEmail, type EmailTemplate } from '../../api/email-templates';
 import { ImagePicker } from '../../components/image-picker';
 import { FormDialog, useConfirmDiscard, useUnsavedChanges } from '../../components/unsaved-changes';
-
-export const TYPE_LABELS = { contact_notification: 'Contact notification', contact_response: 'Contact response' } as const;
+import { TYPE_LABELS } from './template-types';
 
 const COLORS = [
   ['headerBgColor', 'Header background'],

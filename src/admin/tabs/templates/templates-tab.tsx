@@ -1,11 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import { ConfirmDialog } from '#components/ui/confirm-dialog.tsx';
 import { emailTemplatesQuery, useDeleteTemplate, type EmailTemplate } from '../../api/email-templates';
 import { EditorCard, LoadingRows, formatDate } from '../../components/load-state';
-import { TYPE_LABELS, TemplateFormDialog } from './template-form-dialog';
+import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
+import { TYPE_LABELS } from './template-types';
+
+// The template form (the form code) loads when it is first opened.
+const TemplateFormDialog = lazyNamed(() => import('./template-form-dialog'), 'TemplateFormDialog');
 
 function Swatch({ label, color }: { label: string; color: string }) {
   return (
@@ -23,6 +27,7 @@ export function TemplatesTab() {
   const query = useQuery(emailTemplatesQuery);
   const remove = useDeleteTemplate();
   const [editing, setEditing] = useState<EmailTemplate | 'new' | null>(null);
+  const opened = useOpenedOnce(editing !== null);
   const [deleting, setDeleting] = useState<EmailTemplate | null>(null);
 
   let body;
@@ -81,7 +86,11 @@ export function TemplatesTab() {
       actions={<Button onClick={() => setEditing('new')}>New Template</Button>}
     >
       {body}
-      <TemplateFormDialog template={editing} onClose={() => setEditing(null)} />
+      {opened && (
+        <Suspense fallback={null}>
+          <TemplateFormDialog template={editing} onClose={() => setEditing(null)} />
+        </Suspense>
+      )}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
