@@ -226,10 +226,16 @@ test('[SECURITY][XSS]: a corpus stored through every admin text field and the co
       if (seen.ran) problems.push(`/admin ${tab}: a stored script ran`);
       problems.push(...seen.events);
     }
-    // Markup in a message marks it as likely spam: the visitor's text shows, as text, under Spam.
+    // The visitor's text shows, as text, in the list. Filled by a machine faster than a person
+    // can, the form is usually held as suspected spam; on a busy machine filling it can take
+    // longer, and it lands in the inbox: the view is the one the server chose.
+    const mine = (await getJson<{ email: string; isSpam: boolean }[]>(api, '/api/contact-submissions')).find(
+      (s) => s.email === `xss-${id}@example.com`,
+    );
+    expect(mine, 'the corpus submission is stored').toBeDefined();
     const spam = await watch(page, '/admin Contacts spam', async () => {
       await page.getByRole('tab', { name: 'Contacts' }).click();
-      await page.getByRole('button', { name: /^Spam/ }).click();
+      await page.getByRole('button', { name: mine!.isSpam ? /^Spam/ : /^Inbox$/ }).click();
       await expect(page.getByText(`xss-${id}@example.com`).first()).toBeVisible();
     });
     opened++;
