@@ -90,6 +90,8 @@ async function openPostgres(url: string, schemaName?: string): Promise<DbHandle>
 async function openPglite(dir?: string, template?: Blob): Promise<DbHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
+  // Trigram indexes make the inbox's search fast at any size (migration 0006).
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   let release = () => {};
   if (dir) {
     fs.mkdirSync(path.dirname(dir), { recursive: true });
@@ -102,8 +104,10 @@ async function openPglite(dir?: string, template?: Blob): Promise<DbHandle> {
   const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
   try {
     client = dir
-      ? await PGlite.create(dir, { startParams })
-      : await PGlite.create(template ? { loadDataDir: template, startParams } : { startParams });
+      ? await PGlite.create(dir, { startParams, extensions: { pg_trgm } })
+      : await PGlite.create(
+          template ? { loadDataDir: template, startParams, extensions: { pg_trgm } } : { startParams, extensions: { pg_trgm } },
+        );
   } catch (err) {
     release();
     throw err;

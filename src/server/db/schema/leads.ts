@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { timestamps, version } from './columns';
 import { outboxStatus, submissionStatus, templateType } from './enums';
@@ -24,9 +24,29 @@ export const contactSubmissions = pgTable(
      * the visitor refers to it, so mail programs keep the inquiry and its replies in one thread.
      */
     messageId: text('message_id'),
+    /** What the buyer says they are: government, manufacturer, consulting or other (optional). */
+    buyerType: text('buyer_type'),
+    /** A solicitation or RFQ number the inquiry is about (optional). */
+    solicitation: text('solicitation'),
+    /** When the buyer needs an answer, as YYYY-MM-DD (optional). */
+    responseDue: date('response_due', { mode: 'string' }),
+    /**
+     * A genuine inquiry that arrived past the hour's allowance of immediate notifications: it waits
+     * for the hourly digest instead of an e-mail of its own.
+     */
+    heldForDigest: boolean('held_for_digest').notNull().default(false),
     ...timestamps,
   },
-  (t) => [index('contact_submission_created_idx').on(t.createdAt)],
+  // The inbox pages by (created_at, id) within a view; the search's trigram index over the text
+  // columns is created by migration 0006 (an expression index drizzle-kit cannot describe).
+  (t) => [
+    index('contact_submission_created_idx').on(t.createdAt),
+    index('contact_submission_view_idx').on(t.isSpam, t.createdAt.desc(), t.id.desc()),
+    index('contact_submission_status_idx').on(t.isSpam, t.status, t.createdAt.desc(), t.id.desc()),
+    index('contact_submission_digest_idx')
+      .on(t.heldForDigest)
+      .where(sql`${t.heldForDigest}`),
+  ],
 );
 export type ContactSubmission = typeof contactSubmissions.$inferSelect;
 
@@ -45,6 +65,16 @@ export const contactResponses = pgTable(
   (t) => [index('contact_response_submission_idx').on(t.submissionId)],
 );
 export type ContactResponse = typeof contactResponses.$inferSelect;
+
+/** Reusable reply snippets, managed in the Templates tab and inserted into a reply at the cursor. */
+export const savedReplies = pgTable('saved_reply', {
+  id: serial('id').primaryKey(),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  ...version,
+  ...timestamps,
+});
+export type SavedReply = typeof savedReplies.$inferSelect;
 
 /** Business contact information; at most one active record (partial unique index). */
 export const contactInfo = pgTable(
