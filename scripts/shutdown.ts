@@ -1,21 +1,38 @@
 import type http from 'node:http';
+import net from 'node:net';
 import { log } from '#server/log.ts';
+import { closeAfterAnswers } from '#server/web/in-flight.ts';
 
 /**
- * A graceful stop: the listener closes at once (no new connections), idle keep-alive
- * connections are closed, requests in flight get up to `drainMs` to finish (then their
- * connections are cut), and only then do the background workers stop and the database close,
- * so no answered request lost its write. Resolves when everything is closed.
+ * How long a kept-alive connection that is idle when the stop begins may still bring a request
+ * (answered with `Connection: close`) before it is closed: a client may be sending on it that very
+ * moment, and closing it under that request is what the client sees as a reset.
+ */
+const IDLE_GRACE_MS = 500;
+
+/**
+ * A graceful stop: the listener closes at once (no new connections); every answer, those in
+ * flight included, says `Connection: close`, so a kept-alive client opens no further request on
+ * its connection; connections still idle after a short grace are closed; requests in flight get
+ * up to `drainMs` to finish (then their connections are cut); only then do the background workers
+ * stop and the database close, so no answered request lost its write. Resolves when all is closed.
  */
 export async function drainAndClose(
   server: http.Server,
   steps: { name: string; run: () => Promise<unknown> }[],
   drainMs = 8_000,
 ): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  // A kept-alive connection that finishes its request is closed by node:http once the listener is closed.
-  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  closeAfterAnswers(server);
+  // The listener alone: node:http's own close() would also drop every idle connection at once.
+  const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+  let idle: NodeJS.Timeout | undefined;
+  const grace = setTimeout(
+    () => {
+      server.closeIdleConnections();
+      idle = setInterval(() => server.closeIdleConnections(), 100);
+    },
+    Math.min(IDLE_GRACE_MS, drainMs),
+  );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), drainMs)));
   if ((await Promise.race([closed.then(() => 'drained' as const), late])) === 'late') {
@@ -24,6 +41,9 @@ export async function drainAndClose(
     await closed;
   }
   clearTimeout(timer);
+  clearTimeout(grace);
   clearInterval(idle);
+  // node:http's own close, now only to stop its connection-checking timer (the listener is closed).
+  server.close(() => {});
   for (const step of steps) await step.run().catch((err: unknown) => log.error(`${step.name} failed`, { err }));
 }

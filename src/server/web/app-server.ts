@@ -2,6 +2,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { HttpError } from '../http';
 import { log } from '../log';
+import { trackInFlight } from './in-flight';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits';
 import { answerDocumentUpload, documentUploadToken } from './document-upload';
 import { installFastLane, type LaneResponse } from './fast-lane';
@@ -322,6 +323,7 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       return { head: file.head[encoding]![isSecure(req.headers['x-forwarded-proto']) ? 1 : 0], body: bodyFor(file, encoding) };
     });
   }
+  trackInFlight(server);
   // After the fast lane (which takes over node:http's own listener); runs first all the same.
   limitConnections(server, opts.connectionLimits ?? defaultConnectionLimits(Boolean(opts.trustProxy)));
   return server;
