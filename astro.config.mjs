@@ -5,7 +5,8 @@ import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 
-const site = process.env.SITE_URL || 'http://localhost:4321';
+// As src/server/env.ts reads them: an empty value is unset, and SITE_URL defaults to the port.
+const site = process.env.SITE_URL?.trim() || `http://localhost:${process.env.PORT?.trim() || 4321}`;
 const siteHost = new URL(site).hostname;
 /** `npm run build:static`: every public page prerendered from the database, a deployable static site. */
 const prerenderPages = process.env.PRERENDER_PAGES === 'true';

@@ -77,7 +77,10 @@ async function main(): Promise<void> {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : e.PORT;
   log.info(`serving on http://localhost:${port}/`, { database: handle.kind, where: handle.where });
-  console.log(`\n  Ready: http://localhost:${port}/   (sign in at http://localhost:${port}/auth)\n`);
+  // The address people use (SITE_URL, by default http://localhost:$PORT), and the port when it differs.
+  const site = e.SITE_URL.replace(/\/+$/, '');
+  const local = `http://localhost:${port}`;
+  console.log(`\n  Ready: ${site}/   (sign in at ${site}/auth)${site === local ? '' : `   listening on ${local}/`}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {

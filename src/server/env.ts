@@ -1,22 +1,19 @@
 import { z } from 'zod';
 
 const bool = z
-  .enum(['true', 'false', '1', '0', ''])
+  .enum(['true', 'false', '1', '0'])
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   /** Postgres connection string; unset means embedded PGlite in DATA_DIR/pglite. */
-  DATABASE_URL: z
-    .string()
-    .url()
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
-  SITE_URL: z.string().url().default('http://localhost:4321'),
+  /** The public address of the site (canonical links, feeds, e-mails); unset: http://localhost:$PORT. */
+  SITE_URL: z.string().url().optional(),
   ADMIN_USERNAME: z.string().min(3).max(64).optional(),
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
@@ -39,7 +36,7 @@ const envSchema = z.object({
   MICROSOFT_TENANT_ID: z.string().optional(),
   /** Answer simple static requests before node:http (src/server/web/fast-lane.ts); `false` turns it off. */
   FAST_LANE: z
-    .enum(['true', 'false', '1', '0', ''])
+    .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((v) => v !== 'false' && v !== '0'),
   /**
@@ -48,26 +45,34 @@ const envSchema = z.object({
    * by itself with Postgres and REBUILD_WEBHOOK_URL, where no instance follows another's publishes.
    */
   PUBLIC_API_CACHE: z
-    .enum(['true', 'false', '1', '0', ''])
+    .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((v) => v !== 'false' && v !== '0'),
   /** Also log plain static requests (pages and assets), one JSON line each. */
   ACCESS_LOG: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
-export type Env = z.infer<typeof envSchema>;
+export type Env = z.infer<typeof envSchema> & { SITE_URL: string };
+
+/**
+ * The variables that are set: `NAME=` (an empty or blank value, as an uncommented line of
+ * .env.example gives) means the same as leaving NAME out, for every variable.
+ */
+function setVariables(source: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(source).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== ''));
+}
 
 let cached: Env | undefined;
 
 /** Parses process.env on first use (never at import time, so builds and unit tests need nothing). */
 export function env(): Env {
   if (!cached) {
-    const parsed = envSchema.safeParse(process.env);
+    const parsed = envSchema.safeParse(setVariables(process.env));
     if (!parsed.success) {
       const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
       throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
     }
-    cached = parsed.data;
+    cached = { ...parsed.data, SITE_URL: parsed.data.SITE_URL ?? `http://localhost:${parsed.data.PORT || 4321}` };
   }
   return cached;
 }

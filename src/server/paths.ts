@@ -9,6 +9,6 @@ export function migrationsDir(): string {
   return path.join(projectRoot(), 'db', 'migrations');
 }
 
-export function dataDir(dir = process.env.DATA_DIR ?? './data'): string {
+export function dataDir(dir = process.env.DATA_DIR || './data'): string {
   return path.resolve(projectRoot(), dir);
 }

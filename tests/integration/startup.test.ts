@@ -4,7 +4,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { verifyPassword } from '#server/auth/password.ts';
 import { openDatabase } from '#server/db/client.ts';
+import { accounts, users } from '#server/db/schema/index.ts';
 import { treePids } from '../../scripts/bench/shared';
 import { createPostgresDatabase } from './helpers/db';
 import { freePort } from './helpers/ports';
@@ -123,9 +126,9 @@ describe('[START] checks before anything is created', () => {
       ['scripts/admin-create.ts', [...create, 'notanemail'], {}, 'Error: --email: Please enter a valid email address'],
       [
         'scripts/admin-create.ts',
-        [...create, 'jane@example.com'],
-        { ADMIN_PASSWORD: 'short' },
-        'Error: ADMIN_PASSWORD: New password must be at least 8 characters',
+        [...create, 'jane@example.com', '--password', 'short'],
+        {},
+        'Error: --password: New password must be at least 8 characters',
       ],
       [
         'scripts/admin-reset-password.ts',
@@ -142,6 +145,48 @@ describe('[START] checks before anything is created', () => {
     // A refused command opens nothing.
     expect(fs.existsSync(data)).toBe(false);
   }, 60_000);
+
+  it('admin:create never gives a new administrator the first start ADMIN_PASSWORD: it generates one, or takes --password', async () => {
+    const data = path.join(tmp, 'admin-create');
+    const firstStart = 'first-start-secret-9431';
+    const generated = await run('scripts/admin-create.ts', { DATA_DIR: data, DATABASE_URL: '', ADMIN_PASSWORD: firstStart }, [
+      '--username',
+      'maria',
+      '--email',
+      'maria@harbor-federal.com',
+    ]);
+    expect(generated.code, generated.out).toBe(0);
+    expect(generated.out).toContain('Created admin "maria"');
+    const printed = /Password \(shown once[^)]*\): (\S+)/.exec(generated.out)?.[1];
+    expect(printed).toBeTruthy();
+    expect(printed).not.toBe(firstStart);
+    expect(generated.out).not.toContain(firstStart);
+
+    const chosen = await run('scripts/admin-create.ts', { DATA_DIR: data, DATABASE_URL: '', ADMIN_PASSWORD: firstStart }, [
+      '--username',
+      'lee',
+      '--email',
+      'lee@harbor-federal.com',
+      '--password',
+      'Quartz-lantern-meadow-72',
+    ]);
+    expect(chosen.code, chosen.out).toBe(0);
+    expect(chosen.out).toContain('Created admin "lee"');
+    expect(chosen.out).not.toContain('Password (shown once');
+    const db = await openDatabase({ dir: path.join(data, 'pglite') });
+    try {
+      const rows = await db.db
+        .select({ username: users.username, hash: accounts.password })
+        .from(users)
+        .innerJoin(accounts, eq(accounts.userId, users.id));
+      const hash = (name: string) => rows.find((r) => r.username === name)?.hash ?? '';
+      expect(await verifyPassword(hash('maria'), printed!)).toBe(true);
+      expect(await verifyPassword(hash('lee'), 'Quartz-lantern-meadow-72')).toBe(true);
+      expect(await verifyPassword(hash('maria'), firstStart)).toBe(false);
+    } finally {
+      await db.close();
+    }
+  }, 90_000);
 });
 
 describe('[START] npm start', () => {
@@ -162,11 +207,14 @@ describe('[START] npm start', () => {
         ...process.env,
         PORT: String(port),
         HOST: '127.0.0.1',
-        SITE_URL: `http://localhost:${port}`,
+        // Empty values mean unset, for every variable: SITE_URL then follows PORT.
+        SITE_URL: '',
+        AUTH_SECRET: '',
+        REBUILD_WEBHOOK_URL: '',
+        LOG_LEVEL: '',
         DATA_DIR: path.join(tmp, 'npm-start'),
         RELEASES_DIR: releases,
         DATABASE_URL: database?.url ?? '',
-        LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -178,8 +226,11 @@ describe('[START] npm start', () => {
         if (npm.exitCode !== null) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(out).toContain(`Ready: http://localhost:${port}/`);
-      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      expect(out).toContain(`Ready: http://localhost:${port}/   (sign in at http://localhost:${port}/auth)`);
+      const home = await fetch(`http://127.0.0.1:${port}/`);
+      expect(home.status).toBe(200);
+      // Canonical links follow PORT when SITE_URL is not set.
+      expect(await home.text()).toContain(`<link rel="canonical" href="http://localhost:${port}/"`);
 
       const tree = treePids(npm.pid!).map((pid) => ({ pid, cmd: cmdline(pid) }));
       const server = tree.find((p) => p.cmd.includes('scripts/start.mjs') && !p.cmd.startsWith('sh'));
