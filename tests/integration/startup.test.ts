@@ -167,6 +167,7 @@ describe('[START] npm start', () => {
         RELEASES_DIR: releases,
         DATABASE_URL: database?.url ?? '',
         LOG_LEVEL: 'warn',
+        CONTACT_NOTIFY_TO: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -180,6 +181,9 @@ describe('[START] npm start', () => {
       }
       expect(out).toContain(`Ready: http://localhost:${port}/`);
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      // A fresh install has nobody real to notify (example contact e-mail, administrator at example.com): said once at start.
+      await expect.poll(() => out.includes('New inquiries are not e-mailed to anyone:'), { timeout: 10_000 }).toBe(true);
+      expect(out.split('New inquiries are not e-mailed to anyone:')).toHaveLength(2);
 
       const tree = treePids(npm.pid!).map((pid) => ({ pid, cmd: cmdline(pid) }));
       const server = tree.find((p) => p.cmd.includes('scripts/start.mjs') && !p.cmd.startsWith('sh'));
