@@ -24,6 +24,8 @@ import { preflight } from './preflight';
 import { startPublisher } from '#server/publish/publisher.ts';
 import { startMailWorker } from '#server/mail/worker.ts';
 import { startControlChannel } from '#server/web/control-channel.ts';
+import { leadRecipients } from '#server/services/lead-mail.ts';
+import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
 
 async function main(): Promise<void> {
   const e = await preflight();
@@ -81,6 +83,8 @@ async function main(): Promise<void> {
   const site = e.SITE_URL.replace(/\/+$/, '');
   const local = `http://localhost:${port}`;
   console.log(`\n  Ready: ${site}/   (sign in at ${site}/auth)${site === local ? '' : `   listening on ${local}/`}\n`);
+  // Said once here, and shown in red in the back office until fixed.
+  if ((await leadRecipients(handle.db)).source === 'none') log.warn(NO_RECIPIENT_WARNING);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -49,3 +49,27 @@ export function isPlaceholderAddress(address: string | null | undefined): boolea
   if (!address) return false;
   return normalise(address) === normalise(FALLBACK_CONTACT_INFO.address);
 }
+
+interface ContactFields {
+  email: string;
+  phone: string;
+  address: string;
+  displayEmail: boolean;
+  displayPhone: boolean;
+  displayAddress: boolean;
+}
+
+/**
+ * A contact record as the public may see it: each placeholder field is treated as not displayed
+ * (its flag off, its value left out), so pages, the live API and the contact form's fallbacks
+ * show only real ways to reach the business, and the specification's "unavailable" texts apply
+ * when nothing is left.
+ */
+export function withoutPlaceholders<T extends ContactFields>(info: T): T {
+  return {
+    ...info,
+    ...(isPlaceholderEmail(info.email) ? { email: '', displayEmail: false } : {}),
+    ...(isPlaceholderPhone(info.phone) ? { phone: '', displayPhone: false } : {}),
+    ...(isPlaceholderAddress(info.address) ? { address: '', displayAddress: false } : {}),
+  };
+}

@@ -1,4 +1,5 @@
 import type { Company } from './company';
+import { isPlaceholderEmail, isPlaceholderPhone } from './placeholders';
 
 const DEFAULT_SITE = 'http://localhost:4321';
 
@@ -21,10 +22,12 @@ export function publicContact(
   info: { email: string; phone: string; displayEmail: boolean; displayPhone: boolean } | null | undefined,
   company: Pick<Company, 'procurementEmail'>,
 ): Partial<PublicContact> {
-  const email = info?.displayEmail && info.email ? info.email : company.procurementEmail;
+  const shown = info?.displayEmail && info.email ? info.email : company.procurementEmail;
+  // A placeholder (info@example.com) is never offered as a way to reach the business.
+  const email = isPlaceholderEmail(shown) ? null : shown;
   return {
     ...(email ? { email } : {}),
-    ...(info?.displayPhone && info.phone ? { telephone: info.phone } : {}),
+    ...(info?.displayPhone && info.phone && !isPlaceholderPhone(info.phone) ? { telephone: info.phone } : {}),
   };
 }
 

@@ -160,7 +160,8 @@ test('[ADMIN][CONTACT-INFO]: a new contact record becomes the one displayed, and
   baseURL,
 }) => {
   const id = unique();
-  const email = `desk.${id}@sterling.example`;
+  // A real-looking address: an example one (.example, example.com) is never shown to the public.
+  const email = `desk.${id}@sterling-federal.com`;
   const before = (await (await page.request.get('/api/admin/contact-info')).json()) as { id: number; isActive: boolean }[];
   const original = before.find((r) => r.isActive)!;
   await openTab(page, 'Contacts');

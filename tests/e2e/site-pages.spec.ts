@@ -146,7 +146,8 @@ test.describe('[SITE][CONTENT]', () => {
     ]) {
       await expect(page.getByRole('rowheader', { name: item })).toBeVisible();
     }
-    await expect(page.getByRole('link', { name: 'Email Procurement Desk' })).toHaveAttribute('href', /^mailto:/);
+    // A new install has no real e-mail yet (the seeded one is an example): no button rather than a dead address.
+    await expect(page.getByRole('link', { name: 'Email Procurement Desk' })).toHaveCount(0);
     await page.getByRole('link', { name: 'Request Quick Quote' }).click();
     await expect(page).toHaveURL(/#contact-form$/);
     // No capability document yet: the button scrolls to the capabilities section.

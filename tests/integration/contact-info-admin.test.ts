@@ -12,8 +12,8 @@ beforeAll(async () => {
 afterAll(() => t?.s.close());
 
 const valid = {
-  email: 'sales@sterling.example',
-  phone: '+1 (202) 555-0147',
+  email: 'sales@sterling-federal.com',
+  phone: '+1 (202) 290-0147',
   address: '1 Main St\nSuite 2\nWashington, DC',
   businessHours: 'Mon–Fri 8–6 ET',
 };
@@ -54,8 +54,8 @@ describe('[LEADS][CONTACT-INFO] /api/admin/contact-info', { timeout: 60_000 }, (
 
     const list = await (await t.as(t.admin, 'GET', '/api/admin/contact-info')).json();
     expect(list[0].id).toBe(created.id);
-    expect((await (await t.s.request('/api/contact-info/active')).json()).email).toBe('sales@sterling.example');
-    expect((await snapshotContent(t.s.db)).contactInfo?.email).toBe('sales@sterling.example');
+    expect((await (await t.s.request('/api/contact-info/active')).json()).email).toBe('sales@sterling-federal.com');
+    expect((await snapshotContent(t.s.db)).contactInfo?.email).toBe('sales@sterling-federal.com');
 
     // A new inquiry is announced to the active record's address.
     const sent = await t.s.request('/api/contact', {
@@ -69,7 +69,7 @@ describe('[LEADS][CONTACT-INFO] /api/admin/contact-info', { timeout: 60_000 }, (
       .where(eq(mailOutbox.kind, 'contact.notification'))
       .orderBy(desc(mailOutbox.id))
       .limit(1);
-    expect(note!.toAddress).toBe('sales@sterling.example');
+    expect(note!.toAddress).toBe('sales@sterling-federal.com');
 
     // Switching back through PATCH; a stale version changes nothing.
     const old = (await rows()).find((r) => r.id === seeded)!;

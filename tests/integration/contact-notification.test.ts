@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contactSubmissions, emailTemplates, mailOutbox, rateLimits } from '#server/db/schema/index.ts';
+import { contactInfo, contactSubmissions, emailTemplates, mailOutbox, rateLimits } from '#server/db/schema/index.ts';
 import { resetEnvCache } from '#server/env.ts';
 import { createMailTransport, type MailTransport } from '#server/mail/transport.ts';
 import { deliverDue } from '#server/mail/worker.ts';
@@ -15,8 +15,8 @@ let s: TestServer;
 let sink: SmtpSink;
 let dataDir: string;
 let smtp: MailTransport;
-/** The seeded active contact record's e-mail: where notifications go without CONTACT_NOTIFY_TO. */
-const BUSINESS = 'info@example.com';
+/** The active contact record's e-mail (set in place of the seeded example): where notifications go without CONTACT_NOTIFY_TO. */
+const BUSINESS = 'sales@harbor-federal.com';
 
 beforeAll(async () => {
   sink = await SmtpSink.start();
@@ -26,6 +26,7 @@ beforeAll(async () => {
   delete process.env.CONTACT_NOTIFY_TO;
   resetEnvCache();
   s = await startTestServer();
+  await s.db.update(contactInfo).set({ email: BUSINESS }).where(eq(contactInfo.isActive, true));
   smtp = createMailTransport();
 }, 180_000);
 afterAll(async () => {
@@ -189,7 +190,7 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await res.json()).message).toBe(
-      'We are receiving an unusually high number of messages and could not accept yours right now. Please email us at info@example.com or call us at (555) 010-0100, or try again in an hour.',
+      'We are receiving an unusually high number of messages and could not accept yours right now. Please email us at sales@harbor-federal.com, or try again in an hour.',
     );
     expect(await count()).toBe(before);
   });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, contactResponses, contactSubmissions, emailTemplates, mailOutbox } from '#server/db/schema/index.ts';
+import { auditLog, contactInfo, contactResponses, contactSubmissions, emailTemplates, mailOutbox } from '#server/db/schema/index.ts';
 import { resetEnvCache } from '#server/env.ts';
 import { createMailTransport } from '#server/mail/transport.ts';
 import { deliverDue } from '#server/mail/worker.ts';
@@ -22,6 +22,8 @@ beforeAll(async () => {
   delete process.env.CONTACT_NOTIFY_TO;
   resetEnvCache();
   t = await startAdminContext();
+  // A real business mailbox in place of the seeded example (a placeholder is never a Reply-To).
+  await t.s.db.update(contactInfo).set({ email: 'sales@harbor-federal.com' }).where(eq(contactInfo.isActive, true));
 }, 180_000);
 afterAll(async () => {
   await t?.s.close();
@@ -171,7 +173,7 @@ describe('[LEADS][API] POST /api/contact-submissions/{id}/respond', { timeout: 6
     expect(out).toMatchObject({
       kind: 'contact.response',
       toAddress: 'rita@agency.gov',
-      replyTo: 'info@example.com',
+      replyTo: 'sales@harbor-federal.com',
       inReplyTo: root,
       references: root,
     });
@@ -194,7 +196,7 @@ describe('[LEADS][API] POST /api/contact-submissions/{id}/respond', { timeout: 6
     const mail = parseMail(mails.find((m) => parseMail(m.raw).header('message-id') === out!.messageId)!.raw);
     expect(mail.header('in-reply-to')).toBe(root);
     expect(mail.header('references')).toBe(root);
-    expect(mail.header('reply-to')).toBe('info@example.com');
+    expect(mail.header('reply-to')).toBe('sales@harbor-federal.com');
     expect(decodeWords(mail.header('subject')!)).toBe('Re: Your inquiry to Sterling Federal Procurement');
     expect(mail.html).toContain('Thanks &lt;b&gt;Rita&lt;/b&gt;, a quote follows.');
     expect(mail.html).toContain('Original &lt;question&gt; about laptops.');

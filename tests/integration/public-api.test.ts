@@ -110,9 +110,16 @@ describe('[API][PUBLIC] lists', () => {
     expect((await s.request('/api/documents/public/brochure')).status).toBe(404);
   });
 
-  it('contact-info/active answers the seeded record', async () => {
+  it('contact-info/active answers the seeded record, its example e-mail, phone and address not displayed', async () => {
     const body = await (await s.request('/api/contact-info/active')).json();
-    expect(body).toMatchObject({ displayEmail: true, displayPhone: true, isActive: true });
+    expect(body).toMatchObject({
+      displayEmail: false,
+      displayPhone: false,
+      displayAddress: false,
+      displayBusinessHours: true,
+      isActive: true,
+    });
+    expect(body).toMatchObject({ email: '', phone: '', address: '' });
     expect(body.businessHours).toContain('\n');
   });
 });

@@ -215,6 +215,7 @@ describe('[START] npm start', () => {
         DATA_DIR: path.join(tmp, 'npm-start'),
         RELEASES_DIR: releases,
         DATABASE_URL: database?.url ?? '',
+        CONTACT_NOTIFY_TO: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -231,6 +232,9 @@ describe('[START] npm start', () => {
       expect(home.status).toBe(200);
       // Canonical links follow PORT when SITE_URL is not set.
       expect(await home.text()).toContain(`<link rel="canonical" href="http://localhost:${port}/"`);
+      // A fresh install has nobody real to notify (example contact e-mail, administrator at example.com): said once at start.
+      await expect.poll(() => out.includes('New inquiries are not e-mailed to anyone:'), { timeout: 10_000 }).toBe(true);
+      expect(out.split('New inquiries are not e-mailed to anyone:')).toHaveLength(2);
 
       const tree = treePids(npm.pid!).map((pid) => ({ pid, cmd: cmdline(pid) }));
       const server = tree.find((p) => p.cmd.includes('scripts/start.mjs') && !p.cmd.startsWith('sh'));

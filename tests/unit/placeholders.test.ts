@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FALLBACK_CONTACT_INFO } from '#shared/fallbacks.ts';
-import { isPlaceholderAddress, isPlaceholderEmail, isPlaceholderPhone } from '#shared/placeholders.ts';
+import { isPlaceholderAddress, isPlaceholderEmail, isPlaceholderPhone, withoutPlaceholders } from '#shared/placeholders.ts';
+import { publicContact } from '#shared/seo.ts';
 
 describe('[LEADS] placeholder contact details', () => {
   it('e-mail addresses at reserved domains are placeholders, real domains are not', () => {
@@ -38,5 +39,39 @@ describe('[LEADS] placeholder contact details', () => {
   it('the seeded contact details are all placeholders', () => {
     expect(isPlaceholderEmail(FALLBACK_CONTACT_INFO.email)).toBe(true);
     expect(isPlaceholderPhone(FALLBACK_CONTACT_INFO.phone)).toBe(true);
+  });
+});
+
+describe('[LEADS] public contact details without placeholders', () => {
+  const record = {
+    email: 'info@example.com',
+    phone: '(555) 010-0100',
+    address: FALLBACK_CONTACT_INFO.address,
+    businessHours: 'Mon–Fri',
+    displayEmail: true,
+    displayPhone: true,
+    displayAddress: true,
+    displayBusinessHours: true,
+  };
+
+  it('a placeholder field is not displayed and its value is left out; real ones and the hours stay', () => {
+    expect(withoutPlaceholders(record)).toEqual({
+      ...record,
+      email: '',
+      phone: '',
+      address: '',
+      displayEmail: false,
+      displayPhone: false,
+      displayAddress: false,
+    });
+    const real = { ...record, email: 'sales@harbor-federal.com', phone: '(202) 290-0147', address: '1200 First St NE' };
+    expect(withoutPlaceholders(real)).toEqual(real);
+  });
+
+  it('the public e-mail falls back to the procurement desk, never to a placeholder', () => {
+    const hidden = withoutPlaceholders(record);
+    expect(publicContact(hidden, { procurementEmail: null })).toEqual({});
+    expect(publicContact(hidden, { procurementEmail: 'bids@example.com' })).toEqual({});
+    expect(publicContact(hidden, { procurementEmail: 'bids@harbor-federal.com' })).toEqual({ email: 'bids@harbor-federal.com' });
   });
 });

@@ -3,6 +3,7 @@ import { api } from '#lib/api-client.ts';
 import { LIMITS } from '#shared/constants.ts';
 import type { contactInfoSchema } from '#shared/schemas/contact-info.ts';
 import type { Stored } from '#shared/schemas/stored.ts';
+import { leadDeliveryKeys } from './lead-delivery';
 import { useAdminMutation } from './mutation';
 import { errorMessage } from '#lib/api-client.ts';
 
@@ -23,7 +24,8 @@ export function useSaveContactInfo() {
       id === undefined
         ? api.post<ContactInfo>('/api/admin/contact-info', values)
         : api.patch<ContactInfo>(`/api/admin/contact-info/${id}`, { ...values, version }),
-    invalidate: [contactInfoKeys.list],
+    // The e-mail may be who new inquiries go to (the banner and the Inquiry E-mails card).
+    invalidate: [contactInfoKeys.list, leadDeliveryKeys.current],
     success: (v) => (v.id === undefined ? 'Contact information created successfully' : 'Contact information updated successfully'),
     page: () => '/contact',
     failure: (v, err) => `Failed to ${v.id === undefined ? 'create' : 'update'} contact information: ${errorMessage(err, 'Unknown error')}`,

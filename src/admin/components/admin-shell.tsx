@@ -6,6 +6,7 @@ import { NewInquiriesCount } from '../tabs/contacts/new-count';
 import { ActivityButton } from './activity-dialog';
 import { IdleWarning } from './idle-warning';
 import { lazyNamed } from './lazy-form';
+import { LeadDeliveryBanner } from './lead-delivery-banner';
 import { LoadingRows } from './load-state';
 import { PublishStatus } from './publish-status';
 import { SetupChecklist } from './setup-checklist';
@@ -79,6 +80,7 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
         </div>
       </header>
       <main className="container-page py-6">
+        {user && <LeadDeliveryBanner />}
         {user && CHECKLIST_TABS.has(tab) && <SetupChecklist />}
         <Tabs value={tab} onValueChange={select} activationMode="manual">
           <TabsList aria-label="Back office sections">

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { companyProfileQuery, type CompanyProfile } from '../api/company-profile';
 import { contactInfoQuery, type ContactInfo } from '../api/contact-info';
 import { documentsQuery, type AdminDocument } from '../api/documents';
+import { isPlaceholderAddress, isPlaceholderEmail, isPlaceholderPhone } from '#shared/placeholders.ts';
+import { requestContactField, type ContactField } from './contact-field-request';
 import { formatDate } from './load-state';
 
 /** Days before an expiry date the back office starts reminding. */
@@ -13,6 +15,37 @@ interface Item {
   /** The tab where it is fixed. */
   tab: 'company' | 'documents' | 'contacts';
   action: string;
+  /** The field of the active contact details the link opens, focused. */
+  field?: ContactField;
+}
+
+/** The active contact record's example values (seeded), which the website does not show and mail cannot reach. */
+function placeholderItems(contacts: ContactInfo[]): Item[] {
+  const active = contacts.find((c) => c.isActive);
+  if (!active) return [];
+  const found: [ContactField, string, boolean, string][] = [
+    [
+      'email',
+      'e-mail',
+      isPlaceholderEmail(active.email),
+      `The contact e-mail ${active.email} is an example address: the website does not show it and inquiries are not sent to it.`,
+    ],
+    [
+      'phone',
+      'phone',
+      isPlaceholderPhone(active.phone),
+      `The contact phone ${active.phone} is an example number: the website does not show it.`,
+    ],
+    [
+      'address',
+      'address',
+      isPlaceholderAddress(active.address),
+      'The contact address is the example address: the website does not show it.',
+    ],
+  ];
+  return found
+    .filter(([, , placeholder]) => placeholder)
+    .map(([field, name, , text]) => ({ text, tab: 'contacts', action: `Replace the ${name} in Contacts`, field }));
 }
 
 /** What a complete public profile still lacks (SPEC 2.15 Company tab). */
@@ -20,8 +53,9 @@ function missingItems(profile: CompanyProfile, contacts: ContactInfo[], document
   const items: Item[] = [];
   if (!profile.uei) items.push({ text: 'Your UEI (SAM.gov Unique Entity ID) is missing.', tab: 'company', action: 'Add it in Company' });
   if (!profile.cageCode) items.push({ text: 'Your CAGE code is missing.', tab: 'company', action: 'Add it in Company' });
-  const shownEmail = contacts.some((c) => c.isActive && c.displayEmail && c.email);
-  if (!profile.procurementEmail && !shownEmail)
+  items.push(...placeholderItems(contacts));
+  const shownEmail = contacts.some((c) => c.isActive && c.displayEmail && c.email && !isPlaceholderEmail(c.email));
+  if ((!profile.procurementEmail || isPlaceholderEmail(profile.procurementEmail)) && !shownEmail)
     items.push({
       text: 'No e-mail address for buyers: neither a procurement e-mail nor a displayed e-mail in the active contact details.',
       tab: 'company',
@@ -74,7 +108,11 @@ export function SetupChecklist() {
           {missing.map((item) => (
             <li key={item.text}>
               {item.text}{' '}
-              <a href={`#${item.tab}`} className="font-semibold text-navy-800 underline underline-offset-2">
+              <a
+                href={`#${item.tab}`}
+                onClick={item.field ? () => requestContactField(item.field!) : undefined}
+                className="font-semibold text-navy-800 underline underline-offset-2"
+              >
                 {item.action}
               </a>
             </li>

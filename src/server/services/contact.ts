@@ -5,6 +5,7 @@ import { HttpError } from '../http';
 import { enqueueMail, newMessageId } from '../mail/outbox';
 import { CONTACT_MIN_FILL_MS } from '#shared/contact-rules.ts';
 import { contactRequestSchema } from '#shared/schemas/contact.ts';
+import { withoutPlaceholders } from '#shared/placeholders.ts';
 import { businessName, notificationRecipients, queueNotification } from './lead-mail';
 import { hit } from './rate-limit';
 
@@ -49,7 +50,8 @@ function parse(body: unknown) {
 
 /** The refusal's text, naming the e-mail and phone the public contact panel shows. */
 async function refusalMessage(db: Db): Promise<string> {
-  const [info] = await db.select().from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
+  const [row] = await db.select().from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
+  const info = row && withoutPlaceholders(row);
   const ways = [
     info?.displayEmail && info.email ? `email us at ${info.email}` : null,
     info?.displayPhone && info.phone ? `call us at ${info.phone}` : null,

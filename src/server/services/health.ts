@@ -5,6 +5,7 @@ import { mailOutbox } from '../db/schema';
 import { env } from '../env';
 import { dataDir } from '../paths';
 import { publishStatus } from '../publish/jobs';
+import { leadRecipients } from './lead-mail';
 
 /** Below this much free space on the data disk the instance reports itself not ready. */
 const MIN_FREE_BYTES = 50 * 1024 * 1024;
@@ -18,6 +19,8 @@ export interface Readiness {
     /** Age of the oldest e-mail still waiting to go out (null: none waiting). */
     oldestUnsentMailSeconds: number | null;
     disk: { freeBytes: number | null; ok: boolean };
+    /** 'none': new inquiries are stored but e-mailed to nobody (no real recipient); not a reason to stop serving. */
+    leadRecipients: 'ok' | 'none' | 'unknown';
   };
 }
 
@@ -31,7 +34,8 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
 
 /**
  * GET /readyz: can this instance serve? The database answers within a second, the last publish
- * did not fail, the data disk has room; the mail queue's age is reported for alerting. Nothing
+ * did not fail, the data disk has room; the mail queue's age, and whether anyone real is told of
+ * new inquiries, are reported for alerting. Nothing
  * here names a version, a host or a secret.
  */
 export async function readiness(): Promise<Readiness> {
@@ -50,7 +54,8 @@ export async function readiness(): Promise<Readiness> {
           .from(mailOutbox)
           .where(inArray(mailOutbox.status, ['pending', 'sending']));
         const publisher = (await publishStatus(db)).state === 'failed' ? ('failed' as const) : ('ok' as const);
-        return { publisher, oldest: mail?.oldest ? new Date(mail.oldest) : null };
+        const leads = (await leadRecipients(db)).source === 'none' ? ('none' as const) : ('ok' as const);
+        return { publisher, leads, oldest: mail?.oldest ? new Date(mail.oldest) : null };
       })(),
     ).catch(() => undefined),
   ]);
@@ -59,6 +64,7 @@ export async function readiness(): Promise<Readiness> {
     publisher: fromDb?.publisher ?? 'unknown',
     oldestUnsentMailSeconds: fromDb?.oldest ? Math.max(0, Math.round((Date.now() - fromDb.oldest.getTime()) / 1000)) : null,
     disk: { freeBytes: disk, ok: disk === null || disk >= MIN_FREE_BYTES },
+    leadRecipients: fromDb?.leads ?? 'unknown',
   };
   return { ready: checks.database === 'ok' && checks.publisher === 'ok' && checks.disk.ok, checks };
 }

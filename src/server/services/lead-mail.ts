@@ -3,6 +3,8 @@ import { TEMPLATE_TYPES, type TemplateType } from '#shared/constants.ts';
 import { EMAIL_PATTERN } from '#shared/contact-rules.ts';
 import { renderNotification, renderResponse, type RenderContext, type TemplateLook } from '#shared/email/render.ts';
 import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
+import { NO_RECIPIENT_WARNING, type LeadDelivery } from '#shared/lead-delivery.ts';
+import { isPlaceholderEmail } from '#shared/placeholders.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import type { Db, Tx } from '../db/client';
 import { companyProfile, contactInfo, emailTemplates, users, type ContactSubmission } from '../db/schema';
@@ -29,7 +31,7 @@ export async function renderContext(conn: Conn): Promise<RenderContext> {
 }
 
 /** The active template of a type, or the built-in default look when none is active. */
-async function activeTemplate(db: Conn, type: TemplateType): Promise<TemplateLook> {
+export async function activeTemplate(db: Conn, type: TemplateType): Promise<TemplateLook> {
   if (!(TEMPLATE_TYPES as readonly string[]).includes(type)) throw new Error(`unknown template type ${type}`);
   const [row] = await db
     .select()
@@ -41,7 +43,10 @@ async function activeTemplate(db: Conn, type: TemplateType): Promise<TemplateLoo
 
 const isEmail = (value: string) => value.length <= 254 && EMAIL_PATTERN.test(value);
 
-/** CONTACT_NOTIFY_TO as a list of addresses (comma-separated); malformed entries are skipped. */
+/**
+ * CONTACT_NOTIFY_TO as a list of addresses (comma-separated). Malformed entries and placeholders
+ * (example.com and the other reserved domains) are skipped with a warning: mail to them reaches no one.
+ */
 function configuredNotifyTo(): string[] {
   const raw = env().CONTACT_NOTIFY_TO ?? '';
   const list = raw
@@ -49,31 +54,48 @@ function configuredNotifyTo(): string[] {
     .map((a) => a.trim())
     .filter(Boolean);
   const valid = list.filter(isEmail);
-  if (valid.length !== list.length) log.warn('CONTACT_NOTIFY_TO has entries that are not e-mail addresses; they are skipped');
-  return [...new Set(valid)];
+  const real = valid.filter((a) => !isPlaceholderEmail(a));
+  // Once per value: /readyz and the back office ask often.
+  if (warnedNotifyTo !== raw) {
+    warnedNotifyTo = raw;
+    if (valid.length !== list.length) log.warn('CONTACT_NOTIFY_TO has entries that are not e-mail addresses; they are skipped');
+    if (real.length !== valid.length)
+      log.warn('CONTACT_NOTIFY_TO has placeholder addresses (example.com, .test, localhost…); they are skipped');
+  }
+  return [...new Set(real)];
 }
+let warnedNotifyTo: string | undefined;
 
+/** The active contact record's e-mail when it is a real address (not a placeholder), else null. */
 async function activeContactEmail(db: Conn): Promise<string | null> {
   const [row] = await db.select({ email: contactInfo.email }).from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
-  return row && isEmail(row.email) ? row.email : null;
+  return row && isEmail(row.email) && !isPlaceholderEmail(row.email) ? row.email : null;
 }
 
 /**
- * Who hears of a new inquiry: CONTACT_NOTIFY_TO when set, else the active contact information's
- * e-mail, else the administrators, so an inquiry is never announced to no one.
+ * Who hears of a new inquiry, and why: CONTACT_NOTIFY_TO when it names a real address, else the
+ * active contact e-mail when it is not a placeholder, else every administrator whose e-mail is not
+ * one. `none` when nobody real is left: the inquiry is still stored, and the back office, /readyz
+ * and the start log say so. The mail code, those three and the test inquiry all ask this.
  */
-export async function notificationRecipients(db: Conn): Promise<string[]> {
+export async function leadRecipients(db: Conn): Promise<LeadDelivery> {
   const configured = configuredNotifyTo();
-  if (configured.length > 0) return configured;
+  if (configured.length > 0) return { recipients: configured, source: 'configured' };
   const business = await activeContactEmail(db);
-  if (business) return [business];
+  if (business) return { recipients: [business], source: 'contact' };
   const admins = await db.select({ email: users.email }).from(users).where(eq(users.role, 'admin')).orderBy(asc(users.createdAt));
-  return [...new Set(admins.map((a) => a.email).filter(isEmail))];
+  const real = [...new Set(admins.map((a) => a.email).filter((a) => isEmail(a) && !isPlaceholderEmail(a)))];
+  return real.length > 0 ? { recipients: real, source: 'administrators' } : { recipients: [], source: 'none' };
 }
 
-/** The business mailbox a visitor's answer goes back to: the active contact e-mail, else CONTACT_NOTIFY_TO's first. */
+/** The addresses of `leadRecipients`. */
+export async function notificationRecipients(db: Conn): Promise<string[]> {
+  return (await leadRecipients(db)).recipients;
+}
+
+/** The business mailbox a visitor's answer goes back to: the real active contact e-mail, else the first recipient of inquiries. */
 async function businessMailbox(db: Conn): Promise<string | null> {
-  return (await activeContactEmail(db)) ?? configuredNotifyTo()[0] ?? null;
+  return (await activeContactEmail(db)) ?? (await leadRecipients(db)).recipients[0] ?? null;
 }
 
 /**
@@ -83,7 +105,7 @@ async function businessMailbox(db: Conn): Promise<string | null> {
 export async function queueNotification(tx: Tx, submission: ContactSubmission): Promise<number[]> {
   const recipients = await notificationRecipients(tx);
   if (recipients.length === 0) {
-    log.warn('no one to notify of a new inquiry: set CONTACT_NOTIFY_TO or an active contact e-mail', { submissionId: submission.id });
+    log.warn(NO_RECIPIENT_WARNING, { submissionId: submission.id });
     return [];
   }
   const look = await activeTemplate(tx, 'contact_notification');

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSection } from '#shared/constants.ts';
 import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
+import { withoutPlaceholders } from '#shared/placeholders.ts';
 import type { Db } from '../db/client';
 import {
   contactInfo,
@@ -106,7 +107,8 @@ export async function getPublicDocument(db: Db, category: Extract<DocumentCatego
   return row ?? null;
 }
 
+/** The active contact record as the public sees it: placeholder fields are not displayed (src/shared/placeholders.ts). */
 export async function getActiveContactInfo(db: Db) {
   const [row] = await db.select().from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
-  return row ?? null;
+  return row ? withoutPlaceholders(row) : null;
 }

@@ -3,6 +3,7 @@ import { Suspense, useState } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import { contactInfoQuery, useSaveContactInfo, type ContactInfo } from '../../api/contact-info';
+import { useContactFieldRequests, type ContactField } from '../../components/contact-field-request';
 import { lazyNamed } from '../../components/lazy-form';
 import { EditorCard, LoadError, LoadingRows, formatDateTime } from '../../components/load-state';
 
@@ -21,7 +22,12 @@ const SHOWN = [
 export function ContactInfoEditor() {
   const query = useQuery(contactInfoQuery);
   const save = useSaveContactInfo();
-  const [editing, setEditing] = useState<ContactInfo | 'new' | null>(null);
+  const [chosen, setEditing] = useState<ContactInfo | 'new' | null>(null);
+  // A checklist or banner link: the active record is edited with that field focused, once loaded.
+  const [focusField, setFocusField] = useState<ContactField | null>(null);
+  useContactFieldRequests(setFocusField);
+  const active = query.data?.find((c) => c.isActive);
+  const editing = focusField && active ? active : chosen;
   const current = editing === 'new' ? undefined : (editing ?? undefined);
 
   let body;
@@ -30,7 +36,16 @@ export function ContactInfoEditor() {
   else if (editing !== null)
     body = (
       <Suspense fallback={<LoadingRows label="Loading the form" />}>
-        <ContactInfoForm current={current} save={save} onDone={() => setEditing(null)} />
+        <ContactInfoForm
+          current={current}
+          save={save}
+          onDone={() => setEditing(null)}
+          focusField={focusField}
+          onFocused={() => {
+            setEditing(editing);
+            setFocusField(null);
+          }}
+        />
       </Suspense>
     );
   else if (query.data.length === 0)

@@ -1,7 +1,9 @@
+import { useEffect, useRef } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { contactInfoSchema } from '#shared/schemas/contact-info.ts';
 import type { ContactInfo, useSaveContactInfo } from '../../api/contact-info';
+import type { ContactField } from '../../components/contact-field-request';
 import { saveFormProps } from '../../components/row-actions';
 import { SchemaForm, type FieldSpec } from '../../components/schema-form';
 
@@ -22,28 +24,41 @@ export function ContactInfoForm({
   current,
   save,
   onDone,
+  focusField,
+  onFocused,
 }: {
   current: ContactInfo | undefined;
   save: ReturnType<typeof useSaveContactInfo>;
   onDone: () => void;
+  /** A field to focus (asked for by a checklist or banner link), then `onFocused`. */
+  focusField?: ContactField | null;
+  onFocused?: () => void;
 }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!focusField) return;
+    box.current?.querySelector<HTMLElement>(`[name="${focusField}"]`)?.focus();
+    onFocused?.();
+  }, [focusField, onFocused]);
   return (
-    <SchemaForm
-      key={current ? `${current.id}-${current.version}` : 'new'}
-      schema={contactInfoSchema as unknown as z.ZodType<FieldValues, FieldValues>}
-      fields={FIELDS}
-      defaultValues={{
-        email: current?.email ?? '',
-        phone: current?.phone ?? '',
-        address: current?.address ?? '',
-        businessHours: current?.businessHours ?? '',
-        isActive: current?.isActive ?? true,
-        displayEmail: current?.displayEmail ?? true,
-        displayPhone: current?.displayPhone ?? true,
-        displayAddress: current?.displayAddress ?? true,
-        displayBusinessHours: current?.displayBusinessHours ?? true,
-      }}
-      {...saveFormProps(current, save, onDone)}
-    />
+    <div ref={box}>
+      <SchemaForm
+        key={current ? `${current.id}-${current.version}` : 'new'}
+        schema={contactInfoSchema as unknown as z.ZodType<FieldValues, FieldValues>}
+        fields={FIELDS}
+        defaultValues={{
+          email: current?.email ?? '',
+          phone: current?.phone ?? '',
+          address: current?.address ?? '',
+          businessHours: current?.businessHours ?? '',
+          isActive: current?.isActive ?? true,
+          displayEmail: current?.displayEmail ?? true,
+          displayPhone: current?.displayPhone ?? true,
+          displayAddress: current?.displayAddress ?? true,
+          displayBusinessHours: current?.displayBusinessHours ?? true,
+        }}
+        {...saveFormProps(current, save, onDone)}
+      />
+    </div>
   );
 }

@@ -12,6 +12,7 @@ import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
 import { EditorCard } from '../../components/load-state';
 import { ContactInfoEditor } from './contact-info-editor';
 import { STATUS_LABELS, SubmissionsTable } from './submissions-table';
+import { TestInquiryCard } from './test-inquiry-card';
 import { errorMessage } from '#lib/api-client.ts';
 
 // The reply form (react-hook-form and the shared zod schema) loads with the first reply, so the
@@ -24,6 +25,7 @@ export function ContactsTab() {
     <div className="space-y-6">
       <SubmissionsCard />
       <ContactInfoEditor />
+      <TestInquiryCard />
     </div>
   );
 }

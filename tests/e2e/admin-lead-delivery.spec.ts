@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request as playwrightRequest, type Browser, type BrowserContext } from '@playwright/test';
+import { SmtpSink } from '../integration/helpers/smtp';
+import { axeViolations } from './axe';
+import { ADMIN, expect, test } from './fixtures';
+import { e2ePort } from './servers';
+
+/*
+ * A fresh install as a newcomer gets it: the seeded example contact details, the first
+ * administrator at a placeholder address, no CONTACT_NOTIFY_TO, and mail to a real SMTP server.
+ * The shared e2e server names a recipient (tests/e2e/serve.ts), so this file starts its own.
+ */
+
+// A server start (seed and first publish) and several saves on a 2-core machine.
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
+
+/** A slot far above the parallel workers' (tests/e2e/servers.ts), so its port and data are its own. */
+const SLOT = 90;
+const URL = `http://localhost:${e2ePort(SLOT)}`;
+const REAL = 'sales@harbor-federal.com';
+const WARNING = /^New inquiries are not e-mailed to anyone: /;
+
+let server: ChildProcess | undefined;
+let sink: SmtpSink;
+let context: BrowserContext;
+
+async function signedIn(browser: Browser): Promise<BrowserContext> {
+  const api = await playwrightRequest.newContext({ baseURL: URL });
+  const res = await api.post('/api/login', { data: { username: ADMIN.username, password: ADMIN.password }, headers: { origin: URL } });
+  expect(res.ok()).toBe(true);
+  const storageState = await api.storageState();
+  await api.dispose();
+  return browser.newContext({ baseURL: URL, storageState });
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(240_000);
+  sink = await SmtpSink.start();
+  server = spawn(process.execPath, ['--import', 'tsx', 'tests/e2e/serve.ts', String(SLOT)], {
+    env: { ...process.env, SITE_URL: URL, CONTACT_NOTIFY_TO: '', SMTP_URL: sink.url },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await expect
+    .poll(async () => (await fetch(`${URL}/api/content/header/active`).catch(() => undefined))?.status, {
+      timeout: 200_000,
+      intervals: [1000],
+    })
+    .toBe(200);
+  context = await signedIn(browser);
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  await sink?.stop();
+});
+
+test('[ADMIN][LEADS]: with nobody real to notify, a red banner on every tab says so and links to the contact e-mail', async () => {
+  const page = await context.newPage();
+  await page.goto('/admin');
+  const banner = page.getByRole('alert').filter({ hasText: WARNING });
+  await expect(banner).toBeVisible();
+  await expect(banner).toHaveClass(/bg-red-50/);
+  expect(await axeViolations(page, { include: '[role="alert"]', wcag: true })).toEqual([]);
+  for (const tab of ['Blog', 'Account', 'Company']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await expect(banner, `on ${tab}`).toBeVisible();
+  }
+  // From another tab, the banner's link opens the contact details with the e-mail focused.
+  await banner.getByRole('link', { name: 'Edit the contact e-mail' }).click();
+  await expect(page.getByRole('tab', { name: /Contacts/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
+  await page.close();
+});
+
+test('[ADMIN][LEADS]: the checklist lists the example e-mail, phone and address; each link focuses its field', async () => {
+  const page = await context.newPage();
+  await page.goto('/admin#company');
+  const checklist = page.getByRole('region', { name: 'Finish your public profile' });
+  await expect(checklist.getByText(/The contact e-mail info@example\.com is an example address/)).toBeVisible();
+  await expect(checklist.getByText(/The contact phone \(555\) 010-0100 is an example number/)).toBeVisible();
+  await expect(checklist.getByText(/The contact address is the example address/)).toBeVisible();
+  expect(await axeViolations(page, { include: 'section[aria-labelledby="setup-checklist-title"]', wcag: true })).toEqual([]);
+
+  await checklist.getByRole('link', { name: 'Replace the phone in Contacts' }).click();
+  await expect(page.getByRole('tab', { name: /Contacts/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByLabel('Phone', { exact: true })).toBeFocused();
+  // Already on Contacts: the next link moves the focus at once, by keyboard too.
+  await page
+    .getByRole('region', { name: 'Finish your public profile' })
+    .getByRole('link', { name: 'Replace the address in Contacts' })
+    .focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Address', { exact: true })).toBeFocused();
+  await page.close();
+});
+
+test('[ADMIN][LEADS]: a real contact e-mail clears the banner; Send test inquiry shows who it went to and Delivered, or the refusal', async () => {
+  const page = await context.newPage();
+  await page.goto('/admin#contacts');
+  const banner = page.getByRole('alert').filter({ hasText: WARNING });
+  await banner.getByRole('link', { name: 'Edit the contact e-mail' }).click();
+  const email = page.getByLabel('Email', { exact: true });
+  await expect(email).toBeFocused();
+  await email.fill(REAL);
+  await page.getByRole('button', { name: /^(Save|Update)/ }).click();
+  await expect(banner).toBeHidden({ timeout: 20_000 });
+
+  const card = page.getByRole('region', { name: 'Inquiry E-mails' });
+  await expect(card.getByText(`New inquiries are e-mailed to ${REAL} (from the active contact e-mail).`)).toBeVisible();
+  const before = sink.received.length;
+  await card.getByRole('button', { name: 'Send test inquiry' }).click();
+  const results = card.getByRole('list', { name: 'Test inquiry results' });
+  await expect(results.getByRole('listitem')).toHaveText(`${REAL}: Delivered`);
+  await expect(card.getByText('Test inquiry sent by SMTP to 1 recipient:')).toBeVisible();
+  await sink.sync();
+  expect(sink.received.slice(before).map((m) => m.to)).toEqual([[REAL]]);
+  expect(await axeViolations(page, { include: 'section[aria-label="Inquiry E-mails"]', wcag: true })).toEqual([]);
+
+  sink.mode('refuse');
+  try {
+    await card.getByRole('button', { name: 'Send test inquiry' }).click();
+    await expect(results.getByRole('listitem')).toContainText(
+      `${REAL}: Refused by the mail server: 451 Mailbox temporarily unavailable, try again later`,
+    );
+  } finally {
+    sink.mode('accept');
+  }
+  await page.close();
+});
