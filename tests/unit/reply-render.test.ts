@@ -47,11 +47,14 @@ describe('[LEADS][REPLY] renderResponse sends the text as written', () => {
     expect(bare.text + bare.html).not.toMatch(/example\.com|555-01|mailto:|tel:/);
   });
 
-  it('keeps the footer and quotes the inquiry after the signature; links the addresses written in the text', () => {
+  it('quotes the inquiry after the signature and ends with the footer; links the addresses written in the text', () => {
     expect(mail.text).toMatch(
-      /https:\/\/sterlingfederal\.us\n\nThank you for contacting us[^\n]*\n\nYour message of Mar 2, 2026, 10:30 AM ET:\n> Can you quote 40 laptops\?$/,
+      /https:\/\/sterlingfederal\.us\n\nYour message of Mar 2, 2026, 10:30 AM ET:\n> Can you quote 40 laptops\?\n\nThank you for contacting us[^\n]*$/,
     );
-    expect(mail.html).toContain('<a href="https://sterlingfederal.us/files/cap.pdf">https://sterlingfederal.us/files/cap.pdf</a>.');
+    const html = mail.html;
+    expect(html.indexOf('<strong>Sterling Federal Procurement LLC</strong>')).toBeLessThan(html.indexOf('Can you quote 40 laptops?'));
+    expect(html.indexOf('Can you quote 40 laptops?')).toBeLessThan(html.indexOf('Thank you for contacting us'));
+    expect(html).toContain('<a href="https://sterlingfederal.us/files/cap.pdf">https://sterlingfederal.us/files/cap.pdf</a>.');
   });
 
   it('escapes the written text and ignores links that are not http(s)', () => {

@@ -152,9 +152,21 @@ interface SignatureLine {
 type Block =
   | { kind: 'text'; text: string; links?: boolean }
   | { kind: 'fields'; rows: [string, string][] }
-  | { kind: 'quote'; title: string; text: string };
+  | { kind: 'quote'; title: string; text: string }
+  | { kind: 'signature'; lines: SignatureLine[] };
 
-function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Block[], signatureLines?: SignatureLine[]): string {
+/** Signature lines: the first in bold, links where a line has one. */
+function signatureHtml(lines: SignatureLine[], accent: string): string {
+  return lines
+    .map((l, i) => {
+      const text = escapeHtml(l.text);
+      if (l.href) return `<a href="${escapeHtml(l.href)}" style="color:${accent}">${text}</a>`;
+      return i === 0 ? `<strong>${text}</strong>` : text;
+    })
+    .join('<br>');
+}
+
+function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Block[]): string {
   const d = DEFAULT_TEMPLATE;
   const headerBg = color(t.headerBgColor, d.headerBgColor);
   const headerFg = color(t.headerTextColor, d.headerTextColor);
@@ -167,6 +179,7 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
   const body = blocks
     .map((b) => {
       if (b.kind === 'text') return b.links ? paragraphsWithLinks(b.text, ctx.siteUrl) : paragraphs(b.text);
+      if (b.kind === 'signature') return `<p style="margin:24px 0">${signatureHtml(b.lines, accent)}</p>`;
       if (b.kind === 'quote')
         return `<div style="margin:8px 0 16px;padding:12px 16px;border-left:4px solid ${accent};background:#f8fafc"><p style="margin:0 0 8px;font-weight:bold">${escapeHtml(b.title)}</p>${paragraphs(b.text)}</div>`;
       const rows = b.rows
@@ -178,18 +191,17 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
       return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse">${rows}</table>`;
     })
     .join('');
-  const lines: SignatureLine[] = signatureLines ?? [
-    { text: t.signatureName },
-    ...(t.signatureEmail ? [{ text: t.signatureEmail, href: `mailto:${t.signatureEmail}` }] : []),
-    ...(website ? [{ text: t.signatureWebsite, href: website }] : []),
-  ];
-  const signature = lines
-    .map((l, i) => {
-      const text = escapeHtml(l.text);
-      if (l.href) return `<a href="${escapeHtml(l.href)}" style="color:${accent}">${text}</a>`;
-      return i === 0 ? `<strong>${text}</strong>` : text;
-    })
-    .join('<br>');
+  // A message that places its own signature among its blocks does not get the template's.
+  const signature = blocks.some((b) => b.kind === 'signature')
+    ? ''
+    : signatureHtml(
+        [
+          { text: t.signatureName },
+          ...(t.signatureEmail ? [{ text: t.signatureEmail, href: `mailto:${t.signatureEmail}` }] : []),
+          ...(website ? [{ text: t.signatureWebsite, href: website }] : []),
+        ],
+        accent,
+      );
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
     `<title>${escapeHtml(heading)}</title></head>`,
@@ -201,7 +213,7 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
       ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(ctx.siteName)}" height="40" style="display:block;height:40px;margin:0 0 12px;border:0">`
       : '',
     `<h1 style="margin:0;font-size:20px;line-height:1.3;color:${headerFg}">${escapeHtml(heading)}</h1></td></tr>`,
-    `<tr><td style="padding:24px">${body}<p style="margin:24px 0 0">${signature}</p></td></tr>`,
+    `<tr><td style="padding:24px">${body}${signature ? `<p style="margin:24px 0 0">${signature}</p>` : ''}</td></tr>`,
     `<tr><td style="padding:16px 24px;border-top:3px solid ${accent};font-size:13px">${paragraphs(t.footerText)}</td></tr>`,
     '</table></td></tr></table></body></html>',
   ].join('');
@@ -280,7 +292,7 @@ function replySignature(sender: ReplySender, siteUrl: string): SignatureLine[] {
 /**
  * The reply to a visitor (template type contact_response): the text exactly as the administrator
  * wrote it (greeting included; nothing is added before it), the company's signature, the
- * template's footer, then the visitor's message quoted.
+ * visitor's message quoted, then the template's footer.
  */
 export function renderResponse(
   t: TemplateLook,
@@ -298,21 +310,16 @@ export function renderResponse(
     '-- ',
     signature.map((l) => l.text).join('\n'),
     '',
-    t.footerText,
-    '',
     `${quoteTitle}:`,
     quoteText(s.message),
+    '',
+    t.footerText,
   ].join('\n');
-  const html = layout(
-    t,
-    ctx,
-    `Your inquiry to ${ctx.siteName}`,
-    [
-      { kind: 'text', text: body, links: true },
-      { kind: 'quote', title: quoteTitle, text: s.message },
-    ],
-    signature,
-  );
+  const html = layout(t, ctx, `Your inquiry to ${ctx.siteName}`, [
+    { kind: 'text', text: body, links: true },
+    { kind: 'signature', lines: signature },
+    { kind: 'quote', title: quoteTitle, text: s.message },
+  ]);
   return { subject, text, html };
 }
 

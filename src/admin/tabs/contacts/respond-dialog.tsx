@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '#components/ui/button.tsx';
 import { Textarea } from '#components/ui/textarea.tsx';
@@ -47,6 +47,11 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
   const textarea = useRef<HTMLTextAreaElement | null>(null);
   const { ref: registerRef, ...messageField } = form.register('message');
   const preview = useMemo(() => (setup.data ? renderResponse(setup.data.look, s, text, setup.data.context) : null), [setup.data, s, text]);
+  // The cursor starts after the greeting, where the reply begins.
+  useEffect(() => {
+    const el = textarea.current;
+    el?.setSelectionRange(el.value.length, el.value.length);
+  }, []);
   // Inserted at the cursor (or over the selection), with the cursor left after the insert.
   const insert = (snippet: string) => {
     const el = textarea.current;

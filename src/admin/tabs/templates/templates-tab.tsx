@@ -64,7 +64,10 @@ export function TemplatesTab() {
             <div className="mt-3 space-y-1">
               <Swatch label="Header" color={t.headerBgColor} />
               <Swatch label="Accent" color={t.accentColor} />
-              <p className="break-words">Signature: {t.signatureName}</p>
+              <p className="break-words">
+                Signature: {t.signatureName}
+                {t.templateType === 'contact_response' && <span className="text-muted"> (replies sign with the company profile)</span>}
+              </p>
               <p className="text-muted">Updated {formatDate(t.updatedAt)}</p>
             </div>
             <div className="mt-3 flex gap-2">
