@@ -67,11 +67,16 @@ test('[ADMIN][REPLIES]: the Respond dialog shows the e-mail as it will be sent; 
     const dialog = page.getByRole('dialog', { name: `Respond to ${name}` });
     const box = dialog.getByLabel('Your Response');
     await expect(box).toHaveValue(`Dear ${name},\n\n`);
+    // Typing starts after the greeting.
+    await box.focus();
+    await page.keyboard.type('Thank you.');
+    await expect(box).toHaveValue(`Dear ${name},\n\nThank you.`);
 
     // The preview is the whole e-mail: subject, the text (greeting once), the company's signature, the quoted inquiry.
     await expect(dialog.getByText(`Subject: Re: Your inquiry to ${context.siteName}`)).toBeVisible();
     const html = dialog.frameLocator('iframe[title="Reply preview"]');
     await expect(html.getByText(`Dear ${name},`)).toBeVisible();
+    await expect(html.getByText('Thank you.')).toBeVisible();
     await expect(html.getByText(context.sender.name, { exact: true })).toBeVisible();
     await expect(html.getByText(`Can you quote forty laptops? Ref ${id}.`)).toBeVisible();
 
