@@ -1,22 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, openTab, test, toast, unique } from './helpers/admin';
-import { e2eOutbox } from './servers';
+import { outboxMailsWith } from './helpers/outbox';
 import { axeViolations } from './axe';
 
 // Uploads, saves, a rebuild and a mail delivery on a 2-core machine: triple the timeout.
 test.slow();
-
-const OUTBOX = e2eOutbox();
-function mailsWith(...texts: string[]): string[] {
-  if (!fs.existsSync(OUTBOX)) return [];
-  return fs
-    .readdirSync(OUTBOX)
-    .filter((f) => f.endsWith('.eml'))
-    .map((f) => fs.readFileSync(path.join(OUTBOX, f), 'utf8').replace(/=\r?\n/g, ''))
-    .filter((eml) => texts.every((t) => eml.includes(t)));
-}
 
 /** An active capability statement, uploaded as the Documents tab does; returns its id and public URL path. */
 async function uploadCapabilityStatement(page: Page, title: string): Promise<{ id: number; filePath: string }> {
@@ -117,8 +105,8 @@ test('[ADMIN][REPLIES]: the Respond dialog shows the e-mail as it will be sent; 
     await dialog.getByRole('button', { name: 'Send' }).click();
     await expect(toast(page)).toContainText('Response sent');
     await expect(dialog).toBeHidden();
-    await expect.poll(() => mailsWith(`(${id}).Our capability statement`).length, { timeout: 20_000 }).toBe(1);
-    const eml = mailsWith(`(${id}).Our capability statement`)[0]!;
+    await expect.poll(() => outboxMailsWith(`(${id}).Our capability statement`).length, { timeout: 20_000 }).toBe(1);
+    const eml = outboxMailsWith(`(${id}).Our capability statement`)[0]!;
     expect(eml).toMatch(new RegExp(`^To: ${email.replace(/\./g, '\\.')}$`, 'm'));
     expect(eml).toContain(capabilityUrl);
     expect(eml).not.toContain('Dear Dana');

@@ -1,20 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, openTab, test, toast, unique } from './helpers/admin';
-import { e2eOutbox } from './servers';
+import { outboxMailsWith } from './helpers/outbox';
 import { axeViolations } from './axe';
 
 test.slow();
-
-const OUTBOX = e2eOutbox();
-const emlsWith = (...texts: string[]) =>
-  fs.existsSync(OUTBOX)
-    ? fs
-        .readdirSync(OUTBOX)
-        .filter((f) => f.endsWith('.eml'))
-        .map((f) => fs.readFileSync(path.join(OUTBOX, f), 'utf8').replace(/=\r?\n/g, ''))
-        .filter((eml) => texts.every((t) => eml.includes(t)))
-    : [];
 
 test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, send a test e-mail, activate it, delete it', async ({
   page,
@@ -74,8 +62,8 @@ test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, 
 
   await dialog.getByRole('button', { name: 'Send test e-mail' }).click();
   await expect(toast(page)).toContainText('Test e-mail sent');
-  await expect.poll(() => emlsWith('[Test] Re: Your inquiry to', 'background:#7a1f5c').length, { timeout: 20_000 }).toBe(1);
-  expect(emlsWith('[Test] Re: Your inquiry to', 'background:#7a1f5c')[0]).toMatch(/^To: admin@example\.com$/m);
+  await expect.poll(() => outboxMailsWith('[Test] Re: Your inquiry to', 'background:#7a1f5c').length, { timeout: 20_000 }).toBe(1);
+  expect(outboxMailsWith('[Test] Re: Your inquiry to', 'background:#7a1f5c')[0]).toMatch(/^To: admin@example\.com$/m);
 
   await dialog.getByRole('switch', { name: 'Make this the active template for this type' }).click();
   await dialog.getByRole('button', { name: 'Create Template' }).click();

@@ -52,7 +52,7 @@ export interface RenderContext {
  * Who signs a reply: the company profile's legal name and the business's real contact details.
  * A value that is not set, or is a placeholder, is null and left out of the signature.
  */
-export interface ReplySender {
+interface ReplySender {
   name: string;
   email: string | null;
   phone: string | null;

@@ -4,6 +4,7 @@ import { Button } from '#components/ui/button.tsx';
 import { ConfirmDialog } from '#components/ui/confirm-dialog.tsx';
 import { savedRepliesQuery, useDeleteSavedReply, type SavedReply } from '../../api/saved-replies';
 import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components/load-state';
+import { RowActions } from '../../components/row-actions';
 import { SavedReplyDialog } from './saved-reply-dialog';
 
 /** Saved replies: reusable text the Respond dialog inserts at the cursor. */
@@ -28,12 +29,7 @@ export function SavedRepliesCard() {
               <p className="mt-1 text-xs text-muted">Updated {formatDate(r.updatedAt)}</p>
             </div>
             <div className="flex gap-2">
-              <Button size="sm" variant="secondary" onClick={() => setEditing(r)} aria-label={`Edit ${r.title}`}>
-                Edit
-              </Button>
-              <Button size="sm" variant="destructive" onClick={() => setDeleting(r)} aria-label={`Delete ${r.title}`}>
-                Delete
-              </Button>
+              <RowActions name={r.title} onEdit={() => setEditing(r)} onDelete={() => setDeleting(r)} />
             </div>
           </li>
         ))}
