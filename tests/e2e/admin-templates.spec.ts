@@ -1,20 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, openTab, test, toast, unique } from './helpers/admin';
-import { e2eOutbox } from './servers';
+import { outboxMailsWith } from './helpers/outbox';
 import { axeViolations } from './axe';
 
 test.slow();
-
-const OUTBOX = e2eOutbox();
-const emlsWith = (...texts: string[]) =>
-  fs.existsSync(OUTBOX)
-    ? fs
-        .readdirSync(OUTBOX)
-        .filter((f) => f.endsWith('.eml'))
-        .map((f) => fs.readFileSync(path.join(OUTBOX, f), 'utf8').replace(/=\r?\n/g, ''))
-        .filter((eml) => texts.every((t) => eml.includes(t)))
-    : [];
 
 test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, send a test e-mail, activate it, delete it', async ({
   page,
@@ -59,10 +47,13 @@ test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, 
   await dialog.getByLabel('Signature name').fill(`Pat ${id}`);
   await dialog.getByLabel('Font').selectOption({ label: 'Georgia' });
 
-  // Live preview: the sample reply with the colours and signature as typed.
+  // Live preview: the sample reply with the colours as typed, signed as a real reply is: with the
+  // company's name from the profile, not the template's signature name.
+  const { context } = (await (await page.request.get('/api/admin/reply-setup')).json()) as { context: { sender: { name: string } } };
   const preview = dialog.frameLocator('iframe[title="E-mail preview"]');
   await expect(preview.getByText('Dear Jane Buyer,')).toBeVisible();
-  await expect(preview.getByText(`Pat ${id}`)).toBeVisible();
+  await expect(preview.getByText(context.sender.name, { exact: true })).toBeVisible();
+  await expect(preview.getByText(`Pat ${id}`)).toHaveCount(0);
   await expect(preview.locator('td[style*="background:#7a1f5c"]')).toHaveCount(1);
   await expect(dialog.getByText('Subject: Re: Your inquiry to')).toBeVisible();
   await dialog.getByRole('button', { name: 'Plain text' }).click();
@@ -71,8 +62,8 @@ test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, 
 
   await dialog.getByRole('button', { name: 'Send test e-mail' }).click();
   await expect(toast(page)).toContainText('Test e-mail sent');
-  await expect.poll(() => emlsWith('[Test] Re: Your inquiry to', `Pat ${id}`).length, { timeout: 20_000 }).toBe(1);
-  expect(emlsWith(`Pat ${id}`)[0]).toMatch(/^To: admin@example\.com$/m);
+  await expect.poll(() => outboxMailsWith('[Test] Re: Your inquiry to', 'background:#7a1f5c').length, { timeout: 20_000 }).toBe(1);
+  expect(outboxMailsWith('[Test] Re: Your inquiry to', 'background:#7a1f5c')[0]).toMatch(/^To: admin@example\.com$/m);
 
   await dialog.getByRole('switch', { name: 'Make this the active template for this type' }).click();
   await dialog.getByRole('button', { name: 'Create Template' }).click();

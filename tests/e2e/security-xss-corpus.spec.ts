@@ -179,6 +179,7 @@ test('[SECURITY][XSS]: a corpus stored through every admin text field and the co
           signatureWebsite: 'https://example.com',
         },
       ],
+      ['/api/admin/saved-replies', { title: payload('saved reply').slice(0, 100), body: payload('saved reply text', 10) }],
     ];
     for (const [path, data] of created) {
       const row = await send(api, 'post', path, data);

@@ -201,8 +201,10 @@ describe('[LEADS][API] POST /api/contact-submissions/{id}/respond', { timeout: 6
     expect(mail.html).toContain('Thanks &lt;b&gt;Rita&lt;/b&gt;, a quote follows.');
     expect(mail.html).toContain('Original &lt;question&gt; about laptops.');
     expect(mail.html).toContain('#abcdef');
-    expect(mail.html).toContain('Pat at Sterling');
-    expect(mail.text).toContain('Dear Rita Reply,\n\nThanks <b>Rita</b>, a quote follows.');
+    // The template's colours; the signature is the company's, not the template's signature name.
+    expect(mail.html).not.toContain('Pat at Sterling');
+    expect(mail.text.startsWith('Thanks <b>Rita</b>, a quote follows.\n\n-- \nSterling Federal Procurement\n')).toBe(true);
+    expect(mail.text).not.toContain('Dear');
     expect(mail.text).toContain('> Original <question> about laptops.');
     const mail2 = parseMail(mails.find((m) => parseMail(m.raw).header('message-id') === out2!.messageId)!.raw);
     expect(mail2.header('references')).toBe(`${root} ${out!.messageId}`);

@@ -65,7 +65,11 @@ describe('[LEADS] CSV cells', () => {
 });
 
 describe('[LEADS] e-mail rendering keeps templates as data', () => {
-  const ctx = { siteName: 'Sterling', siteUrl: 'https://example.gov' };
+  const ctx = {
+    siteName: 'Sterling',
+    siteUrl: 'https://example.gov',
+    sender: { name: 'Sterling', email: null, phone: null, website: 'https://example.gov' },
+  };
   it('ignores colours, fonts and links that are not what the form allows', () => {
     const mail = renderSample(
       {

@@ -46,6 +46,7 @@ const KINDS: Record<string, Kind> = {
   insight: { noun: 'insight' },
   document: { noun: 'document', created: 'Uploaded' },
   'email-template': { noun: 'e-mail template' },
+  'saved-reply': { noun: 'saved reply' },
   'contact-info': { noun: 'business contact details' },
   'contact-submission': { noun: 'inquiry' },
   'contact-response': { noun: 'reply' },

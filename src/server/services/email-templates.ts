@@ -8,7 +8,7 @@ import { emailTemplates, users, type EmailTemplate } from '../db/schema';
 import { HttpError } from '../http';
 import { enqueueMail } from '../mail/outbox';
 import { recordAudit, type Actor } from './audit';
-import { renderContext } from './lead-mail';
+import { replyContext } from './lead-mail';
 import { createRow, deleteRow, updateRow } from './versioned';
 
 const NOT_FOUND = 'Email template not found';
@@ -81,7 +81,7 @@ export async function sendTemplateTest(db: Db, template: EmailTemplateValues, ac
     recipient = me?.email;
   }
   if (!recipient) throw new HttpError(400, 'Please enter a valid email address');
-  const mail = renderSample(template, template.templateType, await renderContext(db));
+  const mail = renderSample(template, template.templateType, await replyContext(db));
   await enqueueMail(db, { kind: 'template.test', to: recipient, ...mail, subject: `[Test] ${mail.subject}` });
   return { to: recipient };
 }

@@ -1,16 +1,26 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { TEMPLATE_TYPES, type TemplateType } from '#shared/constants.ts';
 import { EMAIL_PATTERN } from '#shared/contact-rules.ts';
-import { renderNotification, renderResponse, type RenderContext, type TemplateLook } from '#shared/email/render.ts';
+import {
+  renderNotification,
+  renderResponse,
+  safeHttpUrl,
+  type RenderContext,
+  type ReplyContext,
+  type ReplySetup,
+  type TemplateLook,
+} from '#shared/email/render.ts';
 import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
 import { NO_RECIPIENT_WARNING, type LeadDelivery } from '#shared/lead-delivery.ts';
 import { isPlaceholderEmail } from '#shared/placeholders.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
+import { isPlaceholderEmail, isPlaceholderPhone } from '#shared/placeholders.ts';
 import type { Db, Tx } from '../db/client';
 import { companyProfile, contactInfo, emailTemplates, users, type ContactSubmission } from '../db/schema';
 import { env } from '../env';
 import { log } from '../log';
 import { enqueueMail, newMessageId } from '../mail/outbox';
+import { getPublicDocument } from './public-content';
 
 /*
  * The e-mails of a lead's life: the staff's notification of a new inquiry and each reply to the
@@ -26,7 +36,7 @@ export async function businessName(conn: Conn): Promise<string> {
   return row?.legalName ?? STARTING_COMPANY.legalName;
 }
 
-export async function renderContext(conn: Conn): Promise<RenderContext> {
+async function renderContext(conn: Conn): Promise<RenderContext> {
   return { siteName: await businessName(conn), siteUrl: env().SITE_URL };
 }
 
@@ -134,7 +144,7 @@ export async function queueNotification(tx: Tx, submission: ContactSubmission): 
  */
 export async function queueResponse(tx: Tx, submission: ContactSubmission, reply: string, earlierMessageIds: string[]): Promise<number> {
   const look = await activeTemplate(tx, 'contact_response');
-  const mail = renderResponse(look, submission, reply, await renderContext(tx));
+  const mail = renderResponse(look, submission, reply, await replyContext(tx));
   const chain = [submission.messageId, ...earlierMessageIds].filter((v): v is string => Boolean(v));
   return enqueueMail(tx, {
     kind: 'contact.response',
@@ -146,4 +156,57 @@ export async function queueResponse(tx: Tx, submission: ContactSubmission, reply
     inReplyTo: chain.at(-1),
     references: chain,
   });
+}
+
+/** A real contact detail, or null: empty values and placeholders are never signed with. */
+const real = (value: string | null | undefined, isPlaceholder: (v: string) => boolean) =>
+  value && value.trim() && !isPlaceholder(value) ? value.trim() : null;
+
+/**
+ * What a reply signs with: the company profile's legal name; the active contact information's
+ * e-mail, else the profile's procurement e-mail; the active contact phone; the site's address.
+ * Placeholders (example.com, 555-01xx) are left out, so a reply never shows them.
+ */
+export async function replyContext(conn: Conn): Promise<ReplyContext> {
+  const [profile] = await conn
+    .select({ legalName: companyProfile.legalName, procurementEmail: companyProfile.procurementEmail })
+    .from(companyProfile)
+    .limit(1);
+  const [contact] = await conn
+    .select({ email: contactInfo.email, phone: contactInfo.phone })
+    .from(contactInfo)
+    .where(eq(contactInfo.isActive, true))
+    .limit(1);
+  const ctx = await renderContext(conn);
+  return {
+    ...ctx,
+    sender: {
+      name: profile?.legalName ?? STARTING_COMPANY.legalName,
+      email: real(contact?.email, isPlaceholderEmail) ?? real(profile?.procurementEmail, isPlaceholderEmail),
+      phone: real(contact?.phone, isPlaceholderPhone),
+      website: ctx.siteUrl,
+    },
+  };
+}
+
+export async function replySetup(db: Db): Promise<ReplySetup> {
+  const context = await replyContext(db);
+  const doc = await getPublicDocument(db, 'capability');
+  const url = doc ? safeHttpUrl(doc.filePath, context.siteUrl) : null;
+  const t = await activeTemplate(db, 'contact_response');
+  // The look only: the template row's id, name and dates are not the dialog's business.
+  const look: TemplateLook = {
+    headerBgColor: t.headerBgColor,
+    headerTextColor: t.headerTextColor,
+    contentBgColor: t.contentBgColor,
+    contentTextColor: t.contentTextColor,
+    accentColor: t.accentColor,
+    fontFamily: t.fontFamily,
+    companyLogo: t.companyLogo,
+    footerText: t.footerText,
+    signatureName: t.signatureName,
+    signatureEmail: t.signatureEmail,
+    signatureWebsite: t.signatureWebsite,
+  };
+  return { context, look, capabilityStatement: doc && url ? { title: doc.title, url } : null };
 }

@@ -48,6 +48,30 @@ export interface RenderContext {
   siteUrl: string;
 }
 
+/**
+ * Who signs a reply: the company profile's legal name and the business's real contact details.
+ * A value that is not set, or is a placeholder, is null and left out of the signature.
+ */
+interface ReplySender {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+}
+
+export interface ReplyContext extends RenderContext {
+  sender: ReplySender;
+}
+
+/** Everything the Respond dialog needs to show a reply exactly as it will be sent (GET /api/admin/reply-setup). */
+export interface ReplySetup {
+  context: ReplyContext;
+  /** The active response template, or the built-in look. */
+  look: TemplateLook;
+  /** The active capability statement's public address, when one exists. */
+  capabilityStatement: { title: string; url: string } | null;
+}
+
 const HEX = /^#[0-9a-f]{6}$/i;
 
 function escapeHtml(value: string): string {
@@ -98,7 +122,49 @@ function paragraphs(value: string): string {
     .join('');
 }
 
-type Block = { kind: 'text'; text: string } | { kind: 'fields'; rows: [string, string][] } | { kind: 'quote'; title: string; text: string };
+const URL_IN_TEXT = /(https?:\/\/[^\s<>"']+)/;
+
+/** Like `paragraphs`, with each http(s) address in the text made a link (written replies paste links). */
+function paragraphsWithLinks(value: string, base: string): string {
+  const line = (text: string) =>
+    text
+      .split(URL_IN_TEXT)
+      .map((part, i) => {
+        if (i % 2 === 0) return escapeHtml(part);
+        // Sentence punctuation after an address is not part of it.
+        const [, address = part, tail = ''] = /^(.*?)([.,;:!?)\]]*)$/.exec(part) ?? [];
+        const href = safeHttpUrl(address, base);
+        return href ? `<a href="${escapeHtml(href)}">${escapeHtml(address)}</a>${escapeHtml(tail)}` : escapeHtml(part);
+      })
+      .join('');
+  return value
+    .replace(/\r\n?/g, '\n')
+    .split(/\n{2,}/)
+    .map((p) => `<p style="margin:0 0 16px">${p.split('\n').map(line).join('<br>')}</p>`)
+    .join('');
+}
+
+interface SignatureLine {
+  text: string;
+  href?: string | null;
+}
+
+type Block =
+  | { kind: 'text'; text: string; links?: boolean }
+  | { kind: 'fields'; rows: [string, string][] }
+  | { kind: 'quote'; title: string; text: string }
+  | { kind: 'signature'; lines: SignatureLine[] };
+
+/** Signature lines: the first in bold, links where a line has one. */
+function signatureHtml(lines: SignatureLine[], accent: string): string {
+  return lines
+    .map((l, i) => {
+      const text = escapeHtml(l.text);
+      if (l.href) return `<a href="${escapeHtml(l.href)}" style="color:${accent}">${text}</a>`;
+      return i === 0 ? `<strong>${text}</strong>` : text;
+    })
+    .join('<br>');
+}
 
 function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Block[]): string {
   const d = DEFAULT_TEMPLATE;
@@ -112,7 +178,8 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
   const website = safeHttpUrl(t.signatureWebsite, ctx.siteUrl);
   const body = blocks
     .map((b) => {
-      if (b.kind === 'text') return paragraphs(b.text);
+      if (b.kind === 'text') return b.links ? paragraphsWithLinks(b.text, ctx.siteUrl) : paragraphs(b.text);
+      if (b.kind === 'signature') return `<p style="margin:24px 0">${signatureHtml(b.lines, accent)}</p>`;
       if (b.kind === 'quote')
         return `<div style="margin:8px 0 16px;padding:12px 16px;border-left:4px solid ${accent};background:#f8fafc"><p style="margin:0 0 8px;font-weight:bold">${escapeHtml(b.title)}</p>${paragraphs(b.text)}</div>`;
       const rows = b.rows
@@ -124,13 +191,17 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
       return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse">${rows}</table>`;
     })
     .join('');
-  const signature = [
-    `<strong>${escapeHtml(t.signatureName)}</strong>`,
-    t.signatureEmail ? `<a href="mailto:${escapeHtml(t.signatureEmail)}" style="color:${accent}">${escapeHtml(t.signatureEmail)}</a>` : '',
-    website ? `<a href="${escapeHtml(website)}" style="color:${accent}">${escapeHtml(t.signatureWebsite)}</a>` : '',
-  ]
-    .filter(Boolean)
-    .join('<br>');
+  // A message that places its own signature among its blocks does not get the template's.
+  const signature = blocks.some((b) => b.kind === 'signature')
+    ? ''
+    : signatureHtml(
+        [
+          { text: t.signatureName },
+          ...(t.signatureEmail ? [{ text: t.signatureEmail, href: `mailto:${t.signatureEmail}` }] : []),
+          ...(website ? [{ text: t.signatureWebsite, href: website }] : []),
+        ],
+        accent,
+      );
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
     `<title>${escapeHtml(heading)}</title></head>`,
@@ -142,7 +213,7 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
       ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(ctx.siteName)}" height="40" style="display:block;height:40px;margin:0 0 12px;border:0">`
       : '',
     `<h1 style="margin:0;font-size:20px;line-height:1.3;color:${headerFg}">${escapeHtml(heading)}</h1></td></tr>`,
-    `<tr><td style="padding:24px">${body}<p style="margin:24px 0 0">${signature}</p></td></tr>`,
+    `<tr><td style="padding:24px">${body}${signature ? `<p style="margin:24px 0 0">${signature}</p>` : ''}</td></tr>`,
     `<tr><td style="padding:16px 24px;border-top:3px solid ${accent};font-size:13px">${paragraphs(t.footerText)}</td></tr>`,
     '</table></td></tr></table></body></html>',
   ].join('');
@@ -198,22 +269,55 @@ export function renderNotification(t: TemplateLook, s: InquiryFacts, ctx: Render
   return { subject, text, html };
 }
 
-/** The reply to a visitor (template type contact_response), quoting their message. */
+/**
+ * The greeting a reply starts with, prefilled once in the Respond dialog and then part of the text
+ * the administrator edits: 'Dear {full name},' (the name as the visitor typed it, on one line).
+ */
+export function replyGreeting(name: string): string {
+  return `Dear ${headerText(name, 100)},`;
+}
+
+/** The signature of a reply: the company's name, then its real e-mail, phone and website. */
+function replySignature(sender: ReplySender, siteUrl: string): SignatureLine[] {
+  const website = safeHttpUrl(sender.website, siteUrl);
+  const phoneDigits = sender.phone?.replace(/[^\d+]/g, '') ?? '';
+  return [
+    { text: sender.name },
+    ...(sender.email ? [{ text: sender.email, href: `mailto:${sender.email}` }] : []),
+    ...(sender.phone ? [{ text: sender.phone, href: phoneDigits ? `tel:${phoneDigits}` : null }] : []),
+    ...(website ? [{ text: website.replace(/\/$/, ''), href: website }] : []),
+  ];
+}
+
+/**
+ * The reply to a visitor (template type contact_response): the text exactly as the administrator
+ * wrote it (greeting included; nothing is added before it), the company's signature, the
+ * visitor's message quoted, then the template's footer.
+ */
 export function renderResponse(
   t: TemplateLook,
   s: Pick<InquiryFacts, 'name' | 'message' | 'createdAt'>,
   reply: string,
-  ctx: RenderContext,
+  ctx: ReplyContext,
 ): RenderedMail {
   const subject = headerText(`Re: Your inquiry to ${ctx.siteName}`);
-  const greeting = `Dear ${s.name},`;
+  const body = reply.trim();
+  const signature = replySignature(ctx.sender, ctx.siteUrl);
   const quoteTitle = `Your message of ${formatWhen(s.createdAt)}`;
-  const text = [greeting, '', reply, '', '-- ', signatureText(t, ctx), '', t.footerText, '', `${quoteTitle}:`, quoteText(s.message)].join(
-    '\n',
-  );
+  const text = [
+    body,
+    '',
+    '-- ',
+    signature.map((l) => l.text).join('\n'),
+    '',
+    `${quoteTitle}:`,
+    quoteText(s.message),
+    '',
+    t.footerText,
+  ].join('\n');
   const html = layout(t, ctx, `Your inquiry to ${ctx.siteName}`, [
-    { kind: 'text', text: greeting },
-    { kind: 'text', text: reply },
+    { kind: 'text', text: body, links: true },
+    { kind: 'signature', lines: signature },
     { kind: 'quote', title: quoteTitle, text: s.message },
   ]);
   return { subject, text, html };
@@ -229,13 +333,13 @@ const SAMPLE: InquiryFacts = {
 };
 
 /** What a template looks like, with sample content: the Templates tab's preview and test e-mail. */
-export function renderSample(t: TemplateLook, type: 'contact_notification' | 'contact_response', ctx: RenderContext): RenderedMail {
+export function renderSample(t: TemplateLook, type: 'contact_notification' | 'contact_response', ctx: ReplyContext): RenderedMail {
   if (type === 'contact_notification')
     return renderNotification(t, SAMPLE, { ...ctx, adminUrl: new URL('/admin#contacts', ctx.siteUrl).toString() });
   return renderResponse(
     t,
     SAMPLE,
-    'Thank you for your inquiry. Three TAA-compliant models fit your requirement; a quote is attached to our next message.',
+    `${replyGreeting(SAMPLE.name)}\n\nThank you for your inquiry. Three TAA-compliant models fit your requirement; a quote is attached to our next message.`,
     ctx,
   );
 }

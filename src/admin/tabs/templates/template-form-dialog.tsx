@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
@@ -9,10 +10,12 @@ import { Textarea } from '#components/ui/textarea.tsx';
 import { FONT_STACKS, TEMPLATE_TYPES } from '#shared/constants.ts';
 import { renderSample } from '#shared/email/render.ts';
 import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
-import { SITE } from '#shared/site-config.ts';
+import { STARTING_COMPANY } from '#shared/company.ts';
 import { FONT_LABELS, emailTemplateSchema, type EmailTemplateInput, type EmailTemplateValues } from '#shared/schemas/email-template.ts';
 import { useSaveTemplate, useSendTestEmail, type EmailTemplate } from '../../api/email-templates';
+import { replySetupQuery } from '../../api/saved-replies';
 import { ImagePicker } from '../../components/image-picker';
+import { MailPreview } from '../../components/mail-preview';
 import { FormDialog, useConfirmDiscard, useUnsavedChanges } from '../../components/unsaved-changes';
 import { TYPE_LABELS } from './template-types';
 
@@ -73,17 +76,25 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
   const { register, control, formState, handleSubmit } = form;
   useUnsavedChanges(formState.isDirty);
   const confirmDiscard = useConfirmDiscard(formState.isDirty);
-  const [view, setView] = useState<'html' | 'text'>('html');
   const values = useWatch({ control }) as EmailTemplateInput;
+  // The server's business name, signature and site address ('Send test e-mail' uses the same).
+  const setup = useQuery(replySetupQuery);
   // The preview shows exactly what would be sent; an unfinished colour shows the default until valid.
   const preview = useMemo(() => {
     const parsed = emailTemplateSchema.safeParse(values);
     const look = parsed.success ? parsed.data : { ...DEFAULT_TEMPLATE, ...values, companyLogo: values.companyLogo || null };
-    return renderSample(look as EmailTemplateValues, (values.templateType ?? 'contact_response') as EmailTemplateValues['templateType'], {
-      siteName: SITE.name,
-      siteUrl: typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
-    });
-  }, [values]);
+    const origin = typeof window === 'undefined' ? 'http://localhost' : window.location.origin;
+    const context = setup.data?.context ?? {
+      siteName: STARTING_COMPANY.legalName,
+      siteUrl: origin,
+      sender: { name: STARTING_COMPANY.legalName, email: null, phone: null, website: origin },
+    };
+    return renderSample(
+      look as EmailTemplateValues,
+      (values.templateType ?? 'contact_response') as EmailTemplateValues['templateType'],
+      context,
+    );
+  }, [values, setup.data]);
 
   const field = (name: keyof EmailTemplateInput) => {
     const id = `${prefix}-${name}`;
@@ -186,6 +197,10 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
           {text('signatureName', 'Signature name')}
           {text('signatureEmail', 'Signature email', { type: 'email' })}
           {text('signatureWebsite', 'Signature website', { type: 'url' })}
+          <p className="text-sm text-muted">
+            Replies to visitors are not signed with these fields: they sign with the company&rsquo;s legal name (Company tab) and its real
+            e-mail, phone and website (Contacts tab), as the preview shows.
+          </p>
           <div className="flex items-center gap-3">
             <Controller
               control={control}
@@ -207,45 +222,7 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
           </div>
         </fieldset>
       </form>
-      <section aria-label="Preview" className="min-w-0">
-        <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-          <h3 className="font-semibold text-ink">Preview</h3>
-          <div role="group" aria-label="Preview part" className="flex gap-1">
-            <Button
-              size="sm"
-              variant={view === 'html' ? 'primary' : 'secondary'}
-              aria-pressed={view === 'html'}
-              onClick={() => setView('html')}
-            >
-              HTML
-            </Button>
-            <Button
-              size="sm"
-              variant={view === 'text' ? 'primary' : 'secondary'}
-              aria-pressed={view === 'text'}
-              onClick={() => setView('text')}
-            >
-              Plain text
-            </Button>
-          </div>
-        </div>
-        <p className="mb-2 text-sm text-muted">
-          Subject: <span className="text-ink">{preview.subject}</span>
-        </p>
-        {view === 'html' ? (
-          // sandbox without permissions: no scripts, no forms, no navigation from the preview.
-          <iframe
-            title="E-mail preview"
-            sandbox=""
-            srcDoc={preview.html}
-            className="h-[32rem] w-full rounded-md border border-line bg-white"
-          />
-        ) : (
-          <pre className="h-[32rem] overflow-auto rounded-md border border-line bg-surface p-3 text-sm whitespace-pre-wrap">
-            {preview.text}
-          </pre>
-        )}
-      </section>
+      <MailPreview mail={preview} />
     </div>
   );
 }

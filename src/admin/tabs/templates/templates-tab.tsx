@@ -6,6 +6,7 @@ import { ConfirmDialog } from '#components/ui/confirm-dialog.tsx';
 import { emailTemplatesQuery, useDeleteTemplate, type EmailTemplate } from '../../api/email-templates';
 import { EditorCard, LoadingRows, formatDate } from '../../components/load-state';
 import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
+import { SavedRepliesCard } from './saved-replies-card';
 import { TYPE_LABELS } from './template-types';
 
 // The template form (the form code) loads when it is first opened.
@@ -63,7 +64,10 @@ export function TemplatesTab() {
             <div className="mt-3 space-y-1">
               <Swatch label="Header" color={t.headerBgColor} />
               <Swatch label="Accent" color={t.accentColor} />
-              <p className="break-words">Signature: {t.signatureName}</p>
+              <p className="break-words">
+                Signature: {t.signatureName}
+                {t.templateType === 'contact_response' && <span className="text-muted"> (replies sign with the company profile)</span>}
+              </p>
               <p className="text-muted">Updated {formatDate(t.updatedAt)}</p>
             </div>
             <div className="mt-3 flex gap-2">
@@ -80,25 +84,28 @@ export function TemplatesTab() {
     );
 
   return (
-    <EditorCard
-      title="Email Templates"
-      description="The look of the e-mails sent to the staff about a new inquiry and to visitors with a reply. One template of each type is active at a time; without one, a built-in default is used."
-      actions={<Button onClick={() => setEditing('new')}>New Template</Button>}
-    >
-      {body}
-      {opened && (
-        <Suspense fallback={null}>
-          <TemplateFormDialog template={editing} onClose={() => setEditing(null)} />
-        </Suspense>
-      )}
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title="Delete email template?"
-        description="Are you sure you want to delete this email template?"
-        busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
-      />
-    </EditorCard>
+    <div className="space-y-6">
+      <EditorCard
+        title="Email Templates"
+        description="The look of the e-mails sent to the staff about a new inquiry and to visitors with a reply. One template of each type is active at a time; without one, a built-in default is used."
+        actions={<Button onClick={() => setEditing('new')}>New Template</Button>}
+      >
+        {body}
+        {opened && (
+          <Suspense fallback={null}>
+            <TemplateFormDialog template={editing} onClose={() => setEditing(null)} />
+          </Suspense>
+        )}
+        <ConfirmDialog
+          open={deleting !== null}
+          onOpenChange={(open) => !open && setDeleting(null)}
+          title="Delete email template?"
+          description="Are you sure you want to delete this email template?"
+          busy={remove.isPending}
+          onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
+        />
+      </EditorCard>
+      <SavedRepliesCard />
+    </div>
   );
 }

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { Button } from '#components/ui/button.tsx';
+import type { RenderedMail } from '#shared/email/render.ts';
+
+/**
+ * An e-mail as it will be sent: its subject, then the HTML part in a sandboxed frame (no scripts,
+ * forms or navigation) or the plain-text part. The caller renders it with the code the server
+ * sends with.
+ */
+export function MailPreview({
+  mail,
+  title = 'E-mail preview',
+  heightClass = 'h-[32rem]',
+}: {
+  mail: RenderedMail;
+  title?: string;
+  heightClass?: string;
+}) {
+  const [view, setView] = useState<'html' | 'text'>('html');
+  return (
+    <section aria-label="Preview" className="min-w-0">
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+        <h3 className="font-semibold text-ink">Preview</h3>
+        <div role="group" aria-label="Preview part" className="flex gap-1">
+          <Button
+            size="sm"
+            variant={view === 'html' ? 'primary' : 'secondary'}
+            aria-pressed={view === 'html'}
+            onClick={() => setView('html')}
+          >
+            HTML
+          </Button>
+          <Button
+            size="sm"
+            variant={view === 'text' ? 'primary' : 'secondary'}
+            aria-pressed={view === 'text'}
+            onClick={() => setView('text')}
+          >
+            Plain text
+          </Button>
+        </div>
+      </div>
+      <p className="mb-2 text-sm text-muted">
+        Subject: <span className="text-ink">{mail.subject}</span>
+      </p>
+      {view === 'html' ? (
+        <iframe title={title} sandbox="" srcDoc={mail.html} className={`${heightClass} w-full rounded-md border border-line bg-white`} />
+      ) : (
+        <pre className={`${heightClass} overflow-auto rounded-md border border-line bg-surface p-3 text-sm whitespace-pre-wrap`}>
+          {mail.text}
+        </pre>
+      )}
+    </section>
+  );
+}

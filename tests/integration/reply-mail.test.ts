@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactInfo, contactResponses, documents, mailOutbox } from '#server/db/schema/index.ts';
+import { resetEnvCache } from '#server/env.ts';
+import { createMailTransport } from '#server/mail/transport.ts';
+import { deliverDue } from '#server/mail/worker.ts';
+import { renderResponse, type ReplySetup } from '#shared/email/render.ts';
+import { startAdminContext, type AdminTestContext } from './helpers/admin';
+import { SmtpSink, parseMail } from './helpers/smtp';
+
+/*
+ * The reply as the visitor receives it, through a real SMTP server: the text exactly as written
+ * (greeting included, nothing added before it), signed with the company profile and the real
+ * contact details, never a placeholder; and the Respond dialog's preview inputs reproduce it.
+ */
+
+let t: AdminTestContext;
+let sink: SmtpSink;
+let dataDir: string;
+
+beforeAll(async () => {
+  sink = await SmtpSink.start();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reply-mail-'));
+  process.env.DATA_DIR = dataDir;
+  process.env.SMTP_URL = sink.url;
+  delete process.env.CONTACT_NOTIFY_TO;
+  resetEnvCache();
+  t = await startAdminContext();
+}, 180_000);
+afterAll(async () => {
+  await t?.s.close();
+  await sink?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+let inquiries = 0;
+async function inquiry(email: string) {
+  inquiries += 1;
+  const res = await t.s.request('/api/contact', {
+    method: 'POST',
+    json: {
+      name: 'Dana Smith',
+      email,
+      company: 'GSA',
+      message: `Can you quote 40 laptops? (${inquiries})`,
+      elapsedMs: 12_000,
+      website: '',
+    },
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()).id as number;
+}
+
+/** Replies, delivers through the SMTP server, and returns the received message with what was queued. */
+async function replyAndReceive(id: number, to: string, message: string) {
+  const res = await t.as(t.admin, 'POST', `/api/contact-submissions/${id}/respond`, { message });
+  expect(res.status).toBe(201);
+  const [stored] = await t.s.db.select().from(contactResponses).where(eq(contactResponses.submissionId, id));
+  const [queued] = await t.s.db.select().from(mailOutbox).where(eq(mailOutbox.id, stored!.outboxId!));
+  await deliverDue(t.s.db, createMailTransport(), { batch: 500 });
+  await sink.sync();
+  const received = sink.to(to);
+  expect(received).toHaveLength(1);
+  return { mail: parseMail(received[0]!.raw), queued: queued! };
+}
+
+const setup = async () => (await (await t.as(t.admin, 'GET', '/api/admin/reply-setup')).json()) as ReplySetup;
+
+describe('[LEADS][REPLY] the sent reply reads as written', () => {
+  const written = 'Hi Dana,\n\nYes, we can. Three TAA-compliant models fit; a quote follows today.\n\nPat';
+
+  it('with the seeded placeholder contact details: the text as written, signed with the company name, no example.com anywhere', async () => {
+    const id = await inquiry('dana.one@agency.gov');
+    const { mail } = await replyAndReceive(id, 'dana.one@agency.gov', written);
+    const start = `${written}\n\n-- \nSterling Federal Procurement\nhttp://localhost:4321\n\n`;
+    expect(mail.text.slice(0, start.length)).toBe(start);
+    expect(mail.text).not.toContain('Dear');
+    expect(mail.text).not.toContain('The Procurement Services Team');
+    expect(`${mail.text}\n${mail.html}`).not.toMatch(/example\.com|555\D?010/);
+    expect(mail.html).toContain('<strong>Sterling Federal Procurement</strong>');
+  });
+
+  it('signs with the profile legal name and the real e-mail and phone; the preview inputs give the very same message', async () => {
+    const profile = await (await t.as(t.admin, 'GET', '/api/admin/company-profile')).json();
+    const patched = await t.as(t.admin, 'PATCH', '/api/admin/company-profile', {
+      legalName: 'Sterling Federal Procurement LLC',
+      procurementEmail: 'bids@sterlingfederal.us',
+      version: profile.version,
+    });
+    expect(patched.status).toBe(200);
+
+    // The contact record still holds placeholders: the profile's procurement e-mail signs.
+    let s = await setup();
+    expect(s.context.sender).toEqual({
+      name: 'Sterling Federal Procurement LLC',
+      email: 'bids@sterlingfederal.us',
+      phone: null,
+      website: 'http://localhost:4321',
+    });
+
+    const [info] = await t.s.db.select().from(contactInfo).where(eq(contactInfo.isActive, true));
+    const res = await t.as(t.admin, 'PATCH', `/api/admin/contact-info/${info!.id}`, {
+      email: 'sales@sterlingfederal.us',
+      phone: '(202) 460-0100',
+      version: info!.version,
+    });
+    expect(res.status).toBe(200);
+    s = await setup();
+    expect(s.context.sender).toMatchObject({ email: 'sales@sterlingfederal.us', phone: '(202) 460-0100' });
+
+    const id = await inquiry('dana.two@agency.gov');
+    const { mail, queued } = await replyAndReceive(id, 'dana.two@agency.gov', written);
+    const start = `${written}\n\n-- \nSterling Federal Procurement LLC\nsales@sterlingfederal.us\n(202) 460-0100\nhttp://localhost:4321\n\n`;
+    expect(mail.text.slice(0, start.length)).toBe(start);
+    expect(mail.html).toContain('href="mailto:sales@sterlingfederal.us"');
+    expect(mail.html).toContain('href="tel:2024600100"');
+    expect(`${mail.text}\n${mail.html}`).not.toContain('example.com');
+
+    // What the Respond dialog renders from GET /api/admin/reply-setup is what was sent.
+    const [submission] = (await (await t.as(t.admin, 'GET', '/api/contact-submissions')).json()).filter((x: { id: number }) => x.id === id);
+    const preview = renderResponse(s.look, submission, written, s.context);
+    expect(preview.text).toBe(queued.textBody);
+    expect(preview.html).toBe(queued.htmlBody);
+    expect(preview.subject).toBe(queued.subject);
+  });
+
+  it('offers the active capability statement as an absolute link on the site, and nothing without one', async () => {
+    expect((await setup()).capabilityStatement).toBeNull();
+    const [doc] = await t.s.db
+      .insert(documents)
+      .values({
+        title: 'Capability Statement 2026',
+        category: 'capability',
+        isActive: true,
+        filePath: '/uploads/documents/cap-2026.pdf',
+        fileName: 'cap-2026.pdf',
+      })
+      .returning();
+    expect((await setup()).capabilityStatement).toEqual({
+      title: 'Capability Statement 2026',
+      url: 'http://localhost:4321/uploads/documents/cap-2026.pdf',
+    });
+    await t.s.db.update(documents).set({ isActive: false }).where(eq(documents.id, doc!.id));
+    expect((await setup()).capabilityStatement).toBeNull();
+  });
+});
