@@ -6,7 +6,7 @@ import { log } from '../log';
 import { newMessageId } from '../mail/outbox';
 import { createMailTransport } from '../mail/transport';
 import type { Actor } from './audit';
-import { activeTemplate, leadRecipients, renderContext } from './lead-mail';
+import { activeTemplate, leadRecipients, replyContext } from './lead-mail';
 import { enforce } from './rate-limit';
 
 /** Test inquiries an administrator may send: each one mails every recipient. */
@@ -36,7 +36,7 @@ export async function sendTestInquiry(db: Db, actor: Actor): Promise<TestInquiry
   );
   const { recipients, source } = await leadRecipients(db);
   if (recipients.length === 0) throw new HttpError(409, NO_RECIPIENT_WARNING);
-  const mail = renderSample(await activeTemplate(db, 'contact_notification'), 'contact_notification', await renderContext(db));
+  const mail = renderSample(await activeTemplate(db, 'contact_notification'), 'contact_notification', await replyContext(db));
   const transport = createMailTransport();
   const deliveries = await Promise.all(
     recipients.map(async (to): Promise<TestInquiryDelivery> => {

@@ -12,7 +12,6 @@ import {
 } from '#shared/email/render.ts';
 import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
 import { NO_RECIPIENT_WARNING, type LeadDelivery } from '#shared/lead-delivery.ts';
-import { isPlaceholderEmail } from '#shared/placeholders.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { isPlaceholderEmail, isPlaceholderPhone } from '#shared/placeholders.ts';
 import type { Db, Tx } from '../db/client';
