@@ -271,8 +271,11 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<LeadsBenchResult> {
 }
 
 export async function run(): Promise<LeadsBenchResult[]> {
-  const results = [await measure('pglite')];
-  if (process.env.DATABASE_URL) results.push(await measure('postgres'));
+  // BENCH_LEADS_DATABASES=postgres (or pglite) measures one of them only.
+  const only = process.env.BENCH_LEADS_DATABASES;
+  const results: LeadsBenchResult[] = [];
+  if (!only || only === 'pglite') results.push(await measure('pglite'));
+  if (process.env.DATABASE_URL && (!only || only === 'postgres')) results.push(await measure('postgres'));
   printTable(results);
   return results;
 }

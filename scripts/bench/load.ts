@@ -83,7 +83,7 @@ export async function run(): Promise<LoadBenchResult> {
     // The load's rows, a page at a time (the list is paged; the next page is in the Link header).
     const loadRows: { message: string; isSpam?: boolean }[] = [];
     for (let next: string | null = `/api/contact-submissions?limit=200&q=${encodeURIComponent(`load-${runId}-`)}`; next;) {
-      const res = await fetch(`${base}${next}`, { headers: admin });
+      const res: Response = await fetch(`${base}${next}`, { headers: admin });
       loadRows.push(...((await res.json()) as { message: string; isSpam?: boolean }[]));
       next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
     }

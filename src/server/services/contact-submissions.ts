@@ -110,7 +110,10 @@ export function submissionsWhere(f: SubmissionFilter): SQL | undefined {
     f.view === undefined ? undefined : eq(cs.isSpam, f.view === 'spam'),
     f.status === 'all' ? undefined : eq(cs.status, f.status),
     f.buyerType === undefined ? undefined : eq(cs.buyerType, f.buyerType),
-    f.q ? sql`${searchText} ilike ${containsPattern(f.q)}` : undefined,
+    // The matches come from the trigram index first: `offset 0` keeps the planner from folding
+    // the search into a walk down the created_at index that tests every row's text until a
+    // page is full (300 ms at 100,000 rows for a word in 1 % of them).
+    f.q ? sql`${cs.id} in (select ${cs.id} from ${cs} where ${searchText} ilike ${containsPattern(f.q)} offset 0)` : undefined,
   );
 }
 

@@ -300,7 +300,9 @@ export function createAppServer(opts: AppServerOptions): http.Server {
         // Astro builds its Request from `req.body` when it is an async iterable.
         (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
       }
-      opts.astro(req, res, notFound).catch((err) => {
+      const drained = () =>
+        res.writableNeedDrain ? new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve)) : Promise.resolve();
+      opts.astro(req, res, notFound, { drained }).catch((err) => {
         log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
         if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
         else res.end();

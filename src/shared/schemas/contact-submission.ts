@@ -32,8 +32,8 @@ export const submissionFilterSchema = z.object({
 export type SubmissionFilter = z.output<typeof submissionFilterSchema>;
 
 /** Largest page of `GET /api/contact-submissions`; the default is 50. */
-export const MAX_PAGE_SIZE = 200;
-export const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 200;
+const DEFAULT_PAGE_SIZE = 50;
 
 /** `GET /api/contact-submissions`: the filters, a page size and the opaque cursor from the previous page's `Link`. */
 export const submissionPageQuerySchema = submissionFilterSchema.extend({

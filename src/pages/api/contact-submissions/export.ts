@@ -20,6 +20,7 @@ export const GET = defineHandler(async ({ locals, url }) => {
   let first = true;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      await locals.drained?.();
       const { value, done } = await batches.next();
       if (done) return controller.close();
       controller.enqueue(encoder.encode(first ? `\uFEFF${value}` : value));
