@@ -300,8 +300,17 @@ export function createAppServer(opts: AppServerOptions): http.Server {
         // Astro builds its Request from `req.body` when it is an async iterable.
         (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
       }
+      // Whichever comes first ends the wait, and takes both listeners away again.
       const drained = () =>
-        res.writableNeedDrain ? new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve)) : Promise.resolve();
+        res.writableNeedDrain
+          ? new Promise<void>((resolve) => {
+              const done = () => {
+                res.off('drain', done).off('close', done);
+                resolve();
+              };
+              res.on('drain', done).on('close', done);
+            })
+          : Promise.resolve();
       opts.astro(req, res, notFound, { drained }).catch((err) => {
         log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
         if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
