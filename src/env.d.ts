@@ -9,5 +9,11 @@ declare namespace App {
     clientIp?: string;
     /** The content a public page renders (the publisher's snapshot; the preview's live read). */
     siteContent?: import('#server/content/site-content.ts').SiteContent;
+    /**
+     * Resolves once the client has taken what was written so far (at once when nothing waits).
+     * Astro writes a streamed body without waiting for the socket, so a long stream (the CSV
+     * export) waits on this between chunks to keep the server's memory flat.
+     */
+    drained?: () => Promise<void>;
   }
 }

@@ -80,11 +80,13 @@ export async function run(): Promise<LoadBenchResult> {
     const afterLoad = treeRssMb(server.pid!);
 
     const admin = await adminHeaders(base, ADMIN);
-    const rows = (await (await fetch(`${base}/api/contact-submissions`, { headers: admin })).json()) as {
-      message: string;
-      isSpam?: boolean;
-    }[];
-    const loadRows = rows.filter((r) => r.message.startsWith(`Quote request load-${runId}-`));
+    // The load's rows, a page at a time (the list is paged; the next page is in the Link header).
+    const loadRows: { message: string; isSpam?: boolean }[] = [];
+    for (let next: string | null = `/api/contact-submissions?limit=200&q=${encodeURIComponent(`load-${runId}-`)}`; next;) {
+      const res: Response = await fetch(`${base}${next}`, { headers: admin });
+      loadRows.push(...((await res.json()) as { message: string; isSpam?: boolean }[]));
+      next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+    }
     const stored = loadRows.length;
     // Every stored submission not held as suspected spam is told to the staff once.
     const expectedMails = loadRows.filter((r) => !r.isSpam).length;

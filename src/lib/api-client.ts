@@ -36,24 +36,71 @@ export class ApiError extends Error {
   }
 }
 
-async function apiRequest<T = unknown>(method: string, url: string, body?: unknown, background = false): Promise<T> {
-  const init: RequestInit = { method, credentials: 'include', headers: background ? { [BACKGROUND_HEADER]: '1' } : {} };
+interface Answer<T> {
+  data: T;
+  headers: Headers;
+}
+
+/**
+ * The last answer to each polled URL that carried an ETag, so the next poll asks with
+ * If-None-Match and a 304 (nothing changed) costs no body. Answers are kept in memory only (the
+ * server marks them no-store); the oldest are forgotten past a few dozen URLs.
+ */
+const remembered = new Map<string, { etag: string; answer: Answer<unknown> }>();
+const REMEMBER_AT_MOST = 40;
+
+function remember(url: string, etag: string | null, answer: Answer<unknown>): void {
+  remembered.delete(url);
+  if (!etag) return;
+  remembered.set(url, { etag, answer });
+  if (remembered.size > REMEMBER_AT_MOST) remembered.delete(remembered.keys().next().value!);
+}
+
+async function request<T>(method: string, url: string, body?: unknown, background = false): Promise<Answer<T>> {
+  const headers: Record<string, string> = background ? { [BACKGROUND_HEADER]: '1' } : {};
+  const init: RequestInit = { method, credentials: 'include', headers };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)['content-type'] = 'application/json';
+    headers['content-type'] = 'application/json';
   }
+  const known = background && method === 'GET' ? remembered.get(url) : undefined;
+  if (known) headers['if-none-match'] = known.etag;
   const res = await fetch(url, init);
   noteIdle(res);
+  if (res.status === 304 && known) return known.answer as Answer<T>;
   if (!res.ok) throw new ApiError(res.status, await res.text().catch(() => ''), res.statusText);
-  if (res.status === 204) return undefined as T;
+  if (res.status === 204) return { data: undefined as T, headers: res.headers };
   const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  const answer = { data: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  if (background && method === 'GET') remember(url, res.headers.get('etag'), answer);
+  return answer;
+}
+
+async function apiRequest<T = unknown>(method: string, url: string, body?: unknown, background = false): Promise<T> {
+  return (await request<T>(method, url, body, background)).data;
+}
+
+/** One page of a paged list: its rows, the URL of the next page (`Link: <…>; rel="next"`) and the total the filters match. */
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+  total: number;
+}
+
+/** The `rel="next"` target of a Link header as our API writes it (one link, `<url>; rel="next"`). */
+function nextLink(link: string | null): string | null {
+  return link ? (/<([^>]*)>\s*;\s*rel="?next"?/.exec(link)?.[1] ?? null) : null;
 }
 
 export const api = {
   get: <T>(url: string) => apiRequest<T>('GET', url),
-  /** A read that polls on its own: it does not keep the session from going idle. */
+  /** A read that polls on its own: it does not keep the session from going idle, and asks with the last ETag. */
   poll: <T>(url: string) => apiRequest<T>('GET', url, undefined, true),
+  /** A polled page of a paged list (see `poll`). */
+  pollPage: async <T>(url: string): Promise<Page<T>> => {
+    const { data, headers } = await request<T[]>('GET', url, undefined, true);
+    return { items: data, next: nextLink(headers.get('link')), total: Number(headers.get('x-total-count') ?? data.length) };
+  },
   post: <T>(url: string, body?: unknown) => apiRequest<T>('POST', url, body ?? {}),
   patch: <T>(url: string, body: unknown) => apiRequest<T>('PATCH', url, body),
   put: <T>(url: string, body: unknown) => apiRequest<T>('PUT', url, body),

@@ -1,8 +1,7 @@
 /**
- * Pure rules of the Contacts tab, shared by the tab and the server (the CSV export lists exactly
- * what the tab shows).
+ * Pure rules of the Contacts tab, shared by the tab and the server. Filtering and counting run in
+ * the database (src/server/services/contact-submissions.ts), never over a list in the browser.
  */
-import type { SubmissionFilter } from './schemas/contact-submission';
 
 export interface LeadLike {
   name: string;
@@ -18,22 +17,6 @@ export interface LeadLike {
 
 /** The spec's promise: a reply within 24 hours on business days. */
 const PROMISED_REPLY_HOURS = 24;
-
-/** Inbox or Spam view, status, then a case-insensitive search over name, e-mail, company, phone and message. */
-export function filterLeads<T extends LeadLike>(list: readonly T[], f: SubmissionFilter): T[] {
-  const q = f.q.trim().toLowerCase();
-  return list.filter(
-    (s) =>
-      s.isSpam === (f.view === 'spam') &&
-      (f.status === 'all' || s.status === f.status) &&
-      (!q || [s.name, s.email, s.company ?? '', s.phone ?? '', s.message].some((v) => v.toLowerCase().includes(q))),
-  );
-}
-
-/** New inquiries: not spam, still pending. */
-export function countNew(list: readonly LeadLike[]): number {
-  return list.filter((s) => !s.isSpam && s.status === 'pending').length;
-}
 
 /**
  * When the promised reply is due: 24 hours after arrival, counting only Monday to Friday (hours
@@ -67,6 +50,7 @@ export function csvCell(value: unknown): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+/** CSV lines, each ended by CRLF (so batches of them can be concatenated as they stream). */
+export function toCsvRows(rows: readonly (readonly unknown[])[]): string {
+  return rows.map((r) => `${r.map(csvCell).join(',')}\r\n`).join('');
 }

@@ -55,9 +55,20 @@ export interface SubmissionView<D = string> {
   status: SubmissionStatus;
   isSpam: boolean;
   spamReason: string | null;
+  /** The buyer's optional answers on the form: what they are, a solicitation number, when they need an answer (YYYY-MM-DD). */
+  buyerType: string | null;
+  solicitation: string | null;
+  responseDue: string | null;
   createdAt: D;
   updatedAt: D;
   responses: ContactResponseView<D>[];
+}
+
+/** GET /api/contact-submissions/counts: the inbox per status, the spam total, and the new ones (pending, not spam). */
+export interface SubmissionCounts {
+  inbox: Record<SubmissionStatus, number> & { total: number };
+  spam: number;
+  new: number;
 }
 
 /** POST /api/documents/upload (SPEC 7): where to PUT the file, and until when that URL works. */

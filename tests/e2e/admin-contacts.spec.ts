@@ -157,6 +157,51 @@ test('[ADMIN][CONTACTS][A11Y]: at 390 px the tab and the Respond dialog fit, wor
   await expect(respond).toBeFocused();
 });
 
+test('[ADMIN][CONTACTS]: pages of 50 with Load more, the search asked of the server, and the counts from the server', async ({ page }) => {
+  const id = unique();
+  // 51 held as spam (the honeypot filled), so the Spam view's search has a second page; and one inquiry for the inbox.
+  for (let i = 0; i < 51; i++) await submitThroughApi(page, { name: `Pager ${id} ${i}`, website: 'http://bot.example' });
+  await submitThroughApi(page, { name: `Counted ${id}` });
+
+  await openTab(page, 'Contacts');
+  // The numbers are the counts endpoint's, not a count of the rows the browser holds.
+  await expect(async () => {
+    const counts = (await (await page.request.get('/api/contact-submissions/counts')).json()) as { new: number; spam: number };
+    await expect(page.getByText(counts.new === 1 ? '1 new inquiry' : `${counts.new.toLocaleString('en-US')} new inquiries`)).toBeVisible({
+      timeout: 1000,
+    });
+    await expect(page.getByRole('button', { name: `Spam (${counts.spam.toLocaleString('en-US')})` })).toBeVisible({ timeout: 1000 });
+    await expect(page.getByRole('tab', { name: `Contacts (${counts.new} new)` })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+
+  await page.getByRole('button', { name: /^Spam/ }).click();
+  const search = page.getByRole('searchbox', { name: 'Search submissions' });
+  await search.pressSequentially(`pager ${id}`, { delay: 20 });
+  const rows = page.getByRole('row').filter({ hasText: `Pager ${id}` });
+  await expect(rows).toHaveCount(50);
+  await expect(page.getByText('Showing 50 of 51 submissions')).toBeVisible();
+
+  const more = page.getByRole('button', { name: 'Load more' });
+  await more.focus();
+  await expect(more).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(rows).toHaveCount(51);
+  await expect(page.getByText('Showing 51 of 51 submissions')).toBeVisible();
+  await expect(more).toHaveCount(0);
+  // Newest first: the last one sent is on top, the first one sent comes with the second page.
+  await expect(rows.first()).toContainText(`Pager ${id} 50`);
+  await expect(rows.last()).toContainText(`Pager ${id} 0`);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // A search with a pattern character is taken literally, on the server.
+  await search.fill(`pager ${id} 5%`);
+  await expect(page.getByText('No submissions match these filters.')).toBeVisible();
+  await search.fill(`Counted ${id}`);
+  await page.getByRole('button', { name: 'Inbox' }).click();
+  await expect(page.getByRole('row').filter({ hasText: `Counted ${id}` })).toHaveCount(1);
+  await expect(page.getByText('Showing 1 of 1 submission')).toBeVisible();
+});
+
 test('[ADMIN][CONTACT-INFO]: a new contact record becomes the one displayed, and the public contact page follows it', async ({
   page,
   browser,

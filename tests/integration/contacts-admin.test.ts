@@ -58,6 +58,8 @@ describe('[LEADS][API] admin only', () => {
   it.each([
     ['GET', '/api/contact-submissions', undefined],
     ['GET', '/api/contact-submissions/export', undefined],
+    ['GET', '/api/contact-submissions/counts', undefined],
+    ['GET', '/api/contact-submissions/1', undefined],
     ['PATCH', '/api/contact-submissions/1/status', { status: 'completed' }],
     ['POST', '/api/contact-submissions/1/respond', { message: 'Hello there' }],
     ['PATCH', '/api/contact-submissions/1/spam', { isSpam: false }],
@@ -72,7 +74,7 @@ describe('[LEADS][API] admin only', () => {
 });
 
 describe('[LEADS][API] GET /api/contact-submissions', () => {
-  it('lists every submission newest first with its spam flag and responses, without the visitor address', async () => {
+  it('without a view, lists both views newest first with the spam flag and responses, without the visitor address', async () => {
     const a = await submit({ name: 'First Buyer' });
     const b = await submit({ name: 'Second Buyer', website: 'http://spam.example' });
     const res = await t.as(t.admin, 'GET', '/api/contact-submissions');
@@ -247,7 +249,7 @@ describe('[LEADS][API] CSV export', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="contact-submissions-\d{4}-\d{2}-\d{2}\.csv"$/);
     const csv = (await res.text()).replace(/^\uFEFF/, '');
     expect(csv.split('\r\n')[0]).toBe(
-      '"ID","Received","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response"',
+      '"ID","Received","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response","Buyer type","Solicitation","Response due"',
     );
     const line = csv.split('\r\n').find((l) => l.startsWith(`"${id}",`))!;
     expect(line).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
@@ -262,8 +264,10 @@ describe('[LEADS][API] CSV export', () => {
     const spamId = await submit({ name: 'Spammy Sender', website: 'x' });
     const spam = await (await t.as(t.admin, 'GET', '/api/contact-submissions/export?view=spam')).text();
     expect(spam).toContain('Spammy Sender');
-    const inbox = await (await t.as(t.admin, 'GET', '/api/contact-submissions/export?q=spammy')).text();
+    const inbox = await (await t.as(t.admin, 'GET', '/api/contact-submissions/export?view=inbox&q=spammy')).text();
     expect(inbox).not.toContain(`"${spamId}",`);
+    // No view: both, as the list without a view.
+    expect(await (await t.as(t.admin, 'GET', '/api/contact-submissions/export?q=spammy')).text()).toContain(`"${spamId}",`);
     const completed = await (await t.as(t.admin, 'GET', '/api/contact-submissions/export?status=completed')).text();
     expect(completed).not.toContain('Spammy Sender');
     const bad = await t.as(t.admin, 'GET', '/api/contact-submissions/export?status=archived');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderNotification, renderSample, headerText, safeHttpUrl } from '#shared/email/render.ts';
 import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
-import { countNew, csvCell, filterLeads, isOverdue, replyDueAt } from '#shared/leads.ts';
+import { csvCell, isOverdue, replyDueAt, toCsvRows } from '#shared/leads.ts';
 
 const lead = (over: Partial<Parameters<typeof isOverdue>[0]> = {}) => ({
   name: 'Jane Buyer',
@@ -33,24 +33,6 @@ describe('[LEADS] promised reply time', () => {
   });
 });
 
-describe('[LEADS] filters and counts', () => {
-  const list = [
-    lead({ name: 'Ann' }),
-    lead({ name: 'Bob', status: 'completed' }),
-    lead({ name: 'Cy', isSpam: true }),
-    lead({ name: 'Di', company: 'Navy Supply' }),
-  ];
-  it('inbox or spam, status and a case-insensitive search', () => {
-    expect(filterLeads(list, { view: 'inbox', status: 'all', q: '' }).map((l) => l.name)).toEqual(['Ann', 'Bob', 'Di']);
-    expect(filterLeads(list, { view: 'spam', status: 'all', q: '' }).map((l) => l.name)).toEqual(['Cy']);
-    expect(filterLeads(list, { view: 'inbox', status: 'completed', q: '' }).map((l) => l.name)).toEqual(['Bob']);
-    expect(filterLeads(list, { view: 'inbox', status: 'all', q: 'navy' }).map((l) => l.name)).toEqual(['Di']);
-  });
-  it('new means pending and not spam', () => {
-    expect(countNew(list)).toBe(2);
-  });
-});
-
 describe('[LEADS] CSV cells', () => {
   it.each([
     ['=1+2', `"'=1+2"`],
@@ -62,6 +44,11 @@ describe('[LEADS] CSV cells', () => {
     [null, '""'],
     [42, '"42"'],
   ])('%j → %s', (value, cell) => expect(csvCell(value)).toBe(cell));
+
+  it('ends every line with CRLF, so streamed batches concatenate into one file', () => {
+    expect(toCsvRows([['a', 1]]) + toCsvRows([['=b', null]])).toBe('"a","1"\r\n"\'=b",""\r\n');
+    expect(toCsvRows([])).toBe('');
+  });
 });
 
 describe('[LEADS] e-mail rendering keeps templates as data', () => {

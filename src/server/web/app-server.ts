@@ -301,7 +301,18 @@ export function createAppServer(opts: AppServerOptions): http.Server {
         // Astro builds its Request from `req.body` when it is an async iterable.
         (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
       }
-      opts.astro(req, res, notFound).catch((err) => {
+      // Whichever comes first ends the wait, and takes both listeners away again.
+      const drained = () =>
+        res.writableNeedDrain
+          ? new Promise<void>((resolve) => {
+              const done = () => {
+                res.off('drain', done).off('close', done);
+                resolve();
+              };
+              res.on('drain', done).on('close', done);
+            })
+          : Promise.resolve();
+      opts.astro(req, res, notFound, { drained }).catch((err) => {
         log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
         if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
         else res.end();

@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { countNew } from '#shared/leads.ts';
-import { submissionsQuery } from '../../api/contact-submissions';
+import { submissionCountsQuery } from '../../api/contact-submissions';
 
 /** The number of new inquiries, on the Contacts tab itself, so it shows from any tab. */
 export function NewInquiriesCount() {
-  const { data } = useQuery(submissionsQuery);
-  const n = data ? countNew(data) : 0;
+  const { data } = useQuery(submissionCountsQuery);
+  const n = data?.new ?? 0;
   if (n === 0) return null;
   return (
     <>

@@ -1,0 +1,87 @@
+import { useEffect, useId, useState } from 'react';
+import { Button } from '#components/ui/button.tsx';
+import { Input } from '#components/ui/input.tsx';
+import { Select } from '#components/ui/select.tsx';
+import { BUYER_TYPES, BUYER_TYPE_LABELS, SUBMISSION_STATUSES } from '#shared/constants.ts';
+import type { SubmissionsFilter } from '../../api/contact-submissions';
+import { STATUS_LABELS } from './submissions-table';
+
+/** The value, once it has stopped changing for `ms` (the search asks the server after typing pauses). */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/** Inbox / Spam (n), status, buyer type and search: each change asks the server for the first page again. */
+export function SubmissionFilters({
+  filter,
+  onChange,
+  spamCount,
+}: {
+  filter: SubmissionsFilter;
+  onChange: (f: SubmissionsFilter) => void;
+  spamCount: number | undefined;
+}) {
+  const id = useId();
+  return (
+    <div role="group" aria-label="Filter submissions" className="mb-4 flex flex-wrap items-end gap-3">
+      <div className="flex gap-1" role="group" aria-label="View">
+        <Button
+          size="sm"
+          variant={filter.view === 'inbox' ? 'primary' : 'secondary'}
+          aria-pressed={filter.view === 'inbox'}
+          onClick={() => onChange({ ...filter, view: 'inbox' })}
+        >
+          Inbox
+        </Button>
+        <Button
+          size="sm"
+          variant={filter.view === 'spam' ? 'primary' : 'secondary'}
+          aria-pressed={filter.view === 'spam'}
+          onClick={() => onChange({ ...filter, view: 'spam' })}
+        >
+          {spamCount === undefined ? 'Spam' : `Spam (${spamCount})`}
+        </Button>
+      </div>
+      <div>
+        <label htmlFor={`${id}-status`} className="mb-1 block text-sm font-medium">
+          Status
+        </label>
+        <Select
+          id={`${id}-status`}
+          value={filter.status}
+          onChange={(e) => onChange({ ...filter, status: e.target.value as SubmissionsFilter['status'] })}
+          options={[{ value: 'all', label: 'All statuses' }, ...SUBMISSION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
+        />
+      </div>
+      <div>
+        <label htmlFor={`${id}-buyer`} className="mb-1 block text-sm font-medium">
+          Buyer type
+        </label>
+        <Select
+          id={`${id}-buyer`}
+          value={filter.buyerType}
+          onChange={(e) => onChange({ ...filter, buyerType: e.target.value as SubmissionsFilter['buyerType'] })}
+          options={[{ value: '', label: 'All buyers' }, ...BUYER_TYPES.map((b) => ({ value: b, label: BUYER_TYPE_LABELS[b] }))]}
+        />
+      </div>
+      <div className="min-w-[12rem] flex-1">
+        <label htmlFor={`${id}-search`} className="mb-1 block text-sm font-medium">
+          Search submissions
+        </label>
+        <Input
+          id={`${id}-search`}
+          type="search"
+          maxLength={200}
+          value={filter.q}
+          onChange={(e) => onChange({ ...filter, q: e.target.value })}
+          placeholder="Name, e-mail, company, phone, solicitation or message"
+        />
+      </div>
+    </div>
+  );
+}
