@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_FIELDS, contactErrors, type ContactField } from '#shared/contact-rules.ts';
+import { BUYER_TYPES, CONTACT_FIELDS, contactErrors, isCalendarDate, responseDueBounds, type ContactField } from '#shared/contact-rules.ts';
 import { contactSchema } from '#shared/schemas/contact.ts';
 
 /** The server's zod schema's first message per field, in the same shape as the form's validator. */
@@ -9,6 +9,10 @@ function zodErrors(values: unknown): Partial<Record<ContactField, string>> {
   if (!r.success) for (const i of r.error.issues) out[i.path[0] as ContactField] ??= i.message;
   return out;
 }
+
+/** A YYYY-MM-DD day `days` away from another. */
+const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const due = responseDueBounds();
 
 const base = { name: 'Jane Buyer', email: 'jane@agency.gov', company: '', phone: '', message: 'We need forty laptops.' };
 const cases: Record<string, unknown>[] = [
@@ -36,6 +40,34 @@ const cases: Record<string, unknown>[] = [
   { ...base, message: 'm'.repeat(5001) },
   { ...base, message: 42 },
   { name: 'J', email: 'bad', message: 'short', phone: 'p'.repeat(60) },
+  // The three optional buyer fields.
+  ...BUYER_TYPES.map((buyerType) => ({ ...base, buyerType })),
+  { ...base, buyerType: '' },
+  { ...base, buyerType: null },
+  { ...base, buyerType: ' government ' },
+  { ...base, buyerType: 'Government' },
+  { ...base, buyerType: 'agency' },
+  { ...base, buyerType: 'x'.repeat(21) },
+  { ...base, buyerType: 1 },
+  { ...base, solicitation: '36C10X26Q0123' },
+  { ...base, solicitation: 's'.repeat(100) },
+  { ...base, solicitation: 's'.repeat(101) },
+  { ...base, solicitation: '   ' },
+  { ...base, solicitation: ['36C10X26Q0123'] },
+  { ...base, responseDue: '' },
+  { ...base, responseDue: undefined },
+  { ...base, responseDue: due.min },
+  { ...base, responseDue: due.max },
+  { ...base, responseDue: addDays(due.min, -1) },
+  { ...base, responseDue: addDays(due.max, 1) },
+  { ...base, responseDue: addDays(due.min, 200) },
+  { ...base, responseDue: '2026-02-30' },
+  { ...base, responseDue: '2026-13-01' },
+  { ...base, responseDue: '2026-1-5' },
+  { ...base, responseDue: '12/03/2026' },
+  { ...base, responseDue: `${addDays(due.min, 1)}T00:00` },
+  { ...base, responseDue: 20261203 },
+  { name: 'J', email: 'bad', message: 'short', buyerType: 'agency', solicitation: 's'.repeat(101), responseDue: '9999-12-31' },
 ];
 
 describe('[FORMAT][CONTACT] the form validator and the server schema agree', () => {
@@ -49,6 +81,39 @@ describe('[FORMAT][CONTACT] the form validator and the server schema agree', () 
       email: 'Please enter a valid email address',
       message: 'Message must be at least 10 characters',
     });
-    expect(CONTACT_FIELDS).toEqual(['name', 'email', 'company', 'phone', 'message']);
+    expect(CONTACT_FIELDS).toEqual(['name', 'email', 'company', 'phone', 'message', 'buyerType', 'solicitation', 'responseDue']);
+  });
+
+  it('the buyer fields are optional, and a bad value of each gets its own message', () => {
+    expect(contactErrors(base)).toEqual({});
+    expect(contactErrors({ ...base, buyerType: 'agency', solicitation: 's'.repeat(101), responseDue: '2026-02-30' })).toEqual({
+      buyerType: 'Please choose one of the listed options',
+      solicitation: 'Solicitation or RFQ number must be at most 100 characters',
+      responseDue: 'Please enter a valid response due date',
+    });
+    expect(contactErrors({ ...base, responseDue: addDays(due.max, 1) })).toEqual({
+      responseDue: 'Response due date must be within the past year or the next ten years',
+    });
+  });
+
+  it('the server keeps a given value trimmed and an absent one as empty', () => {
+    const parsed = contactSchema.parse({ ...base, buyerType: 'manufacturer', solicitation: '  RFQ-7 ', responseDue: due.max });
+    expect(parsed).toMatchObject({ buyerType: 'manufacturer', solicitation: 'RFQ-7', responseDue: due.max });
+    expect(contactSchema.parse({ ...base, solicitation: null })).toMatchObject({ buyerType: '', solicitation: '', responseDue: '' });
+  });
+
+  it('a response due date is a real calendar day, leap years included', () => {
+    expect(isCalendarDate('2028-02-29')).toBe(true);
+    expect(isCalendarDate('2027-02-29')).toBe(false);
+    expect(isCalendarDate('2000-02-29')).toBe(true);
+    expect(isCalendarDate('2100-02-29')).toBe(false);
+    expect(isCalendarDate('2026-04-31')).toBe(false);
+    expect(isCalendarDate('2026-12-31')).toBe(true);
+    expect(isCalendarDate('2026-00-10')).toBe(false);
+  });
+
+  it('the range runs from a year back to ten years ahead of the UTC day', () => {
+    expect(responseDueBounds(new Date('2026-11-27T23:30:00-05:00'))).toEqual({ min: '2025-11-28', max: '2036-11-28' });
+    expect(responseDueBounds(new Date('2028-02-29T12:00:00Z'))).toEqual({ min: '2027-03-01', max: '2038-03-01' });
   });
 });

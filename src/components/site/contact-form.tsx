@@ -1,5 +1,12 @@
 import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent } from 'react';
-import { CONTACT_RULES, contactErrors, type ContactField } from '#shared/contact-rules.ts';
+import {
+  BUYER_TYPE_LABELS,
+  BUYER_TYPES,
+  CONTACT_RULES,
+  contactErrors,
+  responseDueBounds,
+  type ContactField,
+} from '#shared/contact-rules.ts';
 
 type Values = Required<{ [K in ContactField]: string }>;
 
@@ -9,7 +16,17 @@ function summary(errors: Partial<Record<ContactField, string>>): string {
   if (invalid.length === 0) return '';
   return `${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => errors[f]).join('. ')}.`;
 }
-const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
+const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '', buyerType: '', solicitation: '', responseDue: '' };
+/**
+ * The messages for these values. A date typed only in part reaches us as '' (the input's
+ * badInput), so the input itself is asked: the visitor hears about it rather than losing it.
+ */
+function check(values: Values, form: HTMLFormElement | null): Partial<Record<ContactField, string>> {
+  const found = contactErrors(values);
+  const due = form?.elements.namedItem('responseDue') as HTMLInputElement | null | undefined;
+  if (!found.responseDue && due?.validity.badInput) found.responseDue = CONTACT_RULES.responseDue.invalid;
+  return found;
+}
 const noSubscription = () => () => {};
 
 const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: string; required?: boolean }[] = [
@@ -57,7 +74,7 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
     const typed = { ...EMPTY };
     let any = false;
     for (const name of Object.keys(EMPTY) as ContactField[]) {
-      const input = el.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null;
+      const input = el.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | null;
       if (input?.value) {
         typed[name] = input.value;
         any = true;
@@ -79,11 +96,11 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
     return () => clearTimeout(timer);
   }, [status, successMs]);
 
-  const onChange = (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+  const onChange = (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
     const next = { ...values, [e.target.name]: e.target.value };
     setValues(next);
     if (!validated) return;
-    const found = contactErrors(next);
+    const found = check(next, e.target.form);
     setErrors(found);
     // The screen-reader summary follows the fields: a corrected field leaves it, and it empties
     // once all are valid. The same text is not announced again while nothing changes.
@@ -92,7 +109,7 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = contactErrors(values);
+    const found = check(values, e.currentTarget as HTMLFormElement);
     setValidated(true);
     setErrors(found);
     const invalid = Object.keys(found) as ContactField[];
@@ -153,7 +170,8 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
     name,
     value: values[name],
     onChange,
-    maxLength: CONTACT_RULES[name].max,
+    // A choice or a date has no length to limit (and no maxlength attribute).
+    maxLength: CONTACT_RULES[name].options || CONTACT_RULES[name].date ? undefined : CONTACT_RULES[name].max,
     'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? `contact-${name}-error` : undefined,
     className: 'field-input',
@@ -191,9 +209,40 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
               aria-describedby={errors.message ? 'contact-message-error contact-message-help' : 'contact-message-help'}
             />
             <p id="contact-message-help" className="mt-1.5 text-sm text-muted">
-              For urgent requirements, include your solicitation or RFQ number in your message.
+              For urgent requirements, add your solicitation or RFQ number and response due date below.
             </p>
             {error('message')}
+          </div>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <div>
+              <label htmlFor="contact-buyerType" className="field-label">
+                I am… (Optional)
+              </label>
+              <select {...field('buyerType')}>
+                <option value="">Choose one</option>
+                {BUYER_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {BUYER_TYPE_LABELS[t]}
+                  </option>
+                ))}
+              </select>
+              {error('buyerType')}
+            </div>
+            <div>
+              <label htmlFor="contact-solicitation" className="field-label">
+                Solicitation or RFQ Number (Optional)
+              </label>
+              <input {...field('solicitation')} type="text" autoComplete="off" spellCheck={false} />
+              {error('solicitation')}
+            </div>
+            <div>
+              <label htmlFor="contact-responseDue" className="field-label">
+                Response Due Date (Optional)
+              </label>
+              {/* The accepted range depends on today, so it is set in the browser, not baked into the page. */}
+              <input {...field('responseDue')} type="date" {...(hydrated ? responseDueBounds() : {})} />
+              {error('responseDue')}
+            </div>
           </div>
           {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
           <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
