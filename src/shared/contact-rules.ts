@@ -12,48 +12,32 @@ export const EMAIL_PATTERN = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-
 export type ContactField = 'name' | 'email' | 'company' | 'phone' | 'message' | 'buyerType' | 'solicitation' | 'responseDue';
 
 /** Who the visitor says they are ("I am…"), as stored in contact_submission.buyer_type. */
-export const BUYER_TYPES = ['government', 'manufacturer', 'consulting', 'other'] as const;
-export type BuyerType = (typeof BUYER_TYPES)[number];
-export const BUYER_TYPE_LABELS: Record<BuyerType, string> = {
+export const BUYER_TYPE_LABELS = {
   government: 'Government buyer',
   manufacturer: 'Manufacturer',
   consulting: 'Consulting client',
   other: 'Other',
-};
+} as const;
+export type BuyerType = keyof typeof BUYER_TYPE_LABELS;
+export const BUYER_TYPES = Object.keys(BUYER_TYPE_LABELS) as BuyerType[];
+
+/** True for a real calendar day written YYYY-MM-DD: 2026-02-30 would roll over to 2 March, 2026-13-01 is no date. */
+export const isCalendarDate = (value: string): boolean =>
+  /^\d{4}-\d\d-\d\d$/.test(value) && new Date(`${value}T00:00Z`).getUTCDate() === Number(value.slice(8));
 
 /**
- * A response due date may lie up to a year back (a buyer asking about a recent, re-issued or
- * extended solicitation) and up to ten years ahead (multi-year contract vehicles); anything
- * further out is a typing mistake. Counted in whole UTC days, the same in browser and server.
+ * A response due date's year may be last year (a buyer asking about a recent, re-issued or
+ * extended solicitation), this year, or up to ten years ahead (multi-year contract vehicles);
+ * anything further out is a typing mistake. The current year is the UTC one, in browser and server alike.
  */
-export const RESPONSE_DUE_RANGE = { yearsBack: 1, yearsAhead: 10 } as const;
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar day written YYYY-MM-DD (no 2026-02-30, no 2026-13-01). */
-export function isCalendarDate(value: string): boolean {
-  const m = ISO_DATE.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
-/** The earliest and latest response due date accepted on `now`'s UTC day, as YYYY-MM-DD. */
-export function responseDueBounds(now = new Date()): { min: string; max: string } {
-  const shift = (years: number) =>
-    new Date(Date.UTC(now.getUTCFullYear() + years, now.getUTCMonth(), now.getUTCDate())).toISOString().slice(0, 10);
-  return { min: shift(-RESPONSE_DUE_RANGE.yearsBack), max: shift(RESPONSE_DUE_RANGE.yearsAhead) };
-}
-
-/** True when a calendar date lies within RESPONSE_DUE_RANGE of today (YYYY-MM-DD compares as text). */
 export function isDueDateInRange(value: string, now = new Date()): boolean {
-  const { min, max } = responseDueBounds(now);
-  return value >= min && value <= max;
+  const years = Number(value.slice(0, 4)) - now.getUTCFullYear();
+  return years >= -1 && years <= 10;
 }
 
 interface Rule {
-  required: boolean;
+  /** Optional unless set. */
+  required?: boolean;
   min?: number;
   max: number;
   /** Shown when a required value is missing or shorter than `min` (or, for email, malformed). */
@@ -64,9 +48,15 @@ interface Rule {
   pattern?: RegExp;
   /** The only values accepted (a choice); anything else reads as `invalid`. */
   options?: readonly string[];
-  /** A calendar date (YYYY-MM-DD): not one reads as `invalid`, one outside RESPONSE_DUE_RANGE as `outOfRange`. */
-  date?: { outOfRange: string };
+  /**
+   * Set for a date field (YYYY-MM-DD): shown for a calendar date outside RESPONSE_DUE_YEARS; a
+   * value that is no calendar date reads as `invalid`.
+   */
+  outOfRange?: string;
 }
+
+const CHOOSE = 'Please choose one of the listed options';
+const BAD_DATE = 'Please enter a valid response due date';
 
 /** Maximum lengths are server hardening (not in the spec). */
 export const CONTACT_RULES: Record<ContactField, Rule> = {
@@ -86,8 +76,8 @@ export const CONTACT_RULES: Record<ContactField, Rule> = {
     tooLong: 'Email must be at most 254 characters',
     notText: 'Please enter a valid email address',
   },
-  company: { required: false, max: 200, tooLong: 'Company must be at most 200 characters', notText: 'Company must be text' },
-  phone: { required: false, max: 50, tooLong: 'Phone number must be at most 50 characters', notText: 'Phone number must be text' },
+  company: { max: 200, tooLong: 'Company must be at most 200 characters', notText: 'Company must be text' },
+  phone: { max: 50, tooLong: 'Phone number must be at most 50 characters', notText: 'Phone number must be text' },
   message: {
     required: true,
     min: 10,
@@ -97,26 +87,23 @@ export const CONTACT_RULES: Record<ContactField, Rule> = {
     notText: 'Message must be text',
   },
   buyerType: {
-    required: false,
     max: 20,
     options: BUYER_TYPES,
-    invalid: 'Please choose one of the listed options',
-    tooLong: 'Please choose one of the listed options',
-    notText: 'Please choose one of the listed options',
+    invalid: CHOOSE,
+    tooLong: CHOOSE,
+    notText: CHOOSE,
   },
   solicitation: {
-    required: false,
     max: 100,
     tooLong: 'Solicitation or RFQ number must be at most 100 characters',
     notText: 'Solicitation or RFQ number must be text',
   },
   responseDue: {
-    required: false,
     max: 10,
-    date: { outOfRange: 'Response due date must be within the past year or the next ten years' },
-    invalid: 'Please enter a valid response due date',
-    tooLong: 'Please enter a valid response due date',
-    notText: 'Please enter a valid response due date',
+    outOfRange: 'Please enter a due date from last year to ten years ahead',
+    invalid: BAD_DATE,
+    tooLong: BAD_DATE,
+    notText: BAD_DATE,
   },
 };
 export const CONTACT_FIELDS = Object.keys(CONTACT_RULES) as ContactField[];
@@ -135,8 +122,8 @@ function contactFieldError(field: ContactField, raw: unknown): string | undefine
   if (rule.min !== undefined && value.length < rule.min) return rule.invalid;
   if (rule.pattern && !rule.pattern.test(value)) return rule.invalid;
   if (rule.options && !rule.options.includes(value)) return rule.invalid;
-  if (rule.date && !isCalendarDate(value)) return rule.invalid;
-  if (rule.date && !isDueDateInRange(value)) return rule.date.outOfRange;
+  if (rule.outOfRange && !isCalendarDate(value)) return rule.invalid;
+  if (rule.outOfRange && !isDueDateInRange(value)) return rule.outOfRange;
   return undefined;
 }
 

@@ -15,18 +15,20 @@ function fieldSchema(field: ContactField) {
     return s;
   }
   // An optional field may be left empty (or null, or out): only a value given is checked.
-  const { options, date } = rule;
+  const { options, outOfRange } = rule;
   const given = (check: (v: string) => boolean) => (v: string) => v === '' || check(v);
   if (options)
     s = s.refine(
       given((v) => options.includes(v)),
       rule.invalid,
     );
-  if (date)
-    s = s.refine(given(isCalendarDate), rule.invalid).refine(
+  if (outOfRange) {
+    s = s.refine(given(isCalendarDate), rule.invalid);
+    s = s.refine(
       given((v) => !isCalendarDate(v) || isDueDateInRange(v)),
-      date.outOfRange,
+      outOfRange,
     );
+  }
   return s.nullish().transform((v) => v ?? '');
 }
 
