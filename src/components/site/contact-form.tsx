@@ -122,6 +122,8 @@ export function ContactForm({ successMs, email }: { successMs: number; email?: s
       body: JSON.stringify(body),
     }).catch(() => null);
     if (res?.ok) {
+      // Read to the end, so the answer's connection is done with.
+      await res.json().catch(() => null);
       setFailure(null);
       setStatus('sent');
       return;
