@@ -77,14 +77,7 @@ export const SUBMISSION_STATUSES = ['pending', 'in_progress', 'completed'] as co
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
 /** What a buyer says they are on the contact form ("I am…"), stored in contact_submission.buyer_type. */
-export const BUYER_TYPES = ['government', 'manufacturer', 'consulting', 'other'] as const;
-export type BuyerType = (typeof BUYER_TYPES)[number];
-export const BUYER_TYPE_LABELS: Record<BuyerType, string> = {
-  government: 'Government buyer',
-  manufacturer: 'Manufacturer',
-  consulting: 'Consulting client',
-  other: 'Other',
-};
+export { BUYER_TYPES, BUYER_TYPE_LABELS, type BuyerType } from './contact-rules';
 
 export const TEMPLATE_TYPES = ['contact_notification', 'contact_response'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];

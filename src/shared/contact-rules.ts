@@ -1,5 +1,6 @@
 /**
- * The contact form's rules (SPEC 5) as plain data, plus the browser's validator over them. The
+ * The contact form's rules (SPEC 5, then three optional buyer fields of our own) as plain data,
+ * plus the browser's validator over them. The
  * server's zod schema (src/shared/schemas/contact.ts) is built from the same table, and a unit
  * test checks that both give the same answers. zod itself stays out of the browser: it alone
  * would cost 7 KB gzip, and the contact page's island budget is 75 KB with React at 70.
@@ -8,10 +9,35 @@
 /** The same pattern zod 4 uses for `z.email()`. */
 export const EMAIL_PATTERN = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
-export type ContactField = 'name' | 'email' | 'company' | 'phone' | 'message';
+export type ContactField = 'name' | 'email' | 'company' | 'phone' | 'message' | 'buyerType' | 'solicitation' | 'responseDue';
+
+/** Who the visitor says they are ("I am…"), as stored in contact_submission.buyer_type. */
+export const BUYER_TYPES = ['government', 'manufacturer', 'consulting', 'other'] as const;
+export type BuyerType = (typeof BUYER_TYPES)[number];
+export const BUYER_TYPE_LABELS: Record<BuyerType, string> = {
+  government: 'Government buyer',
+  manufacturer: 'Manufacturer',
+  consulting: 'Consulting client',
+  other: 'Other',
+};
+
+/** True for a real calendar day written YYYY-MM-DD: 2026-02-30 would roll over to 2 March, 2026-13-01 is no date. */
+export const isCalendarDate = (value: string): boolean =>
+  /^\d{4}-\d\d-\d\d$/.test(value) && new Date(`${value}T00:00Z`).getUTCDate() === Number(value.slice(8));
+
+/**
+ * A response due date's year may be last year (a buyer asking about a recent, re-issued or
+ * extended solicitation), this year, or up to ten years ahead (multi-year contract vehicles);
+ * anything further out is a typing mistake. The current year is the UTC one, in browser and server alike.
+ */
+export function isDueDateInRange(value: string, now = new Date()): boolean {
+  const years = Number(value.slice(0, 4)) - now.getUTCFullYear();
+  return years >= -1 && years <= 10;
+}
 
 interface Rule {
-  required: boolean;
+  /** Optional unless set. */
+  required?: boolean;
   min?: number;
   max: number;
   /** Shown when a required value is missing or shorter than `min` (or, for email, malformed). */
@@ -20,7 +46,17 @@ interface Rule {
   /** Shown for a value that is not text (only an API client can send one). */
   notText: string;
   pattern?: RegExp;
+  /** The only values accepted (a choice); anything else reads as `invalid`. */
+  options?: readonly string[];
+  /**
+   * Set for a date field (YYYY-MM-DD): shown for a calendar date outside RESPONSE_DUE_YEARS; a
+   * value that is no calendar date reads as `invalid`.
+   */
+  outOfRange?: string;
 }
+
+const CHOOSE = 'Please choose one of the listed options';
+const BAD_DATE = 'Please enter a valid response due date';
 
 /** Maximum lengths are server hardening (not in the spec). */
 export const CONTACT_RULES: Record<ContactField, Rule> = {
@@ -40,8 +76,8 @@ export const CONTACT_RULES: Record<ContactField, Rule> = {
     tooLong: 'Email must be at most 254 characters',
     notText: 'Please enter a valid email address',
   },
-  company: { required: false, max: 200, tooLong: 'Company must be at most 200 characters', notText: 'Company must be text' },
-  phone: { required: false, max: 50, tooLong: 'Phone number must be at most 50 characters', notText: 'Phone number must be text' },
+  company: { max: 200, tooLong: 'Company must be at most 200 characters', notText: 'Company must be text' },
+  phone: { max: 50, tooLong: 'Phone number must be at most 50 characters', notText: 'Phone number must be text' },
   message: {
     required: true,
     min: 10,
@@ -49,6 +85,25 @@ export const CONTACT_RULES: Record<ContactField, Rule> = {
     invalid: 'Message must be at least 10 characters',
     tooLong: 'Message must be at most 5000 characters',
     notText: 'Message must be text',
+  },
+  buyerType: {
+    max: 20,
+    options: BUYER_TYPES,
+    invalid: CHOOSE,
+    tooLong: CHOOSE,
+    notText: CHOOSE,
+  },
+  solicitation: {
+    max: 100,
+    tooLong: 'Solicitation or RFQ number must be at most 100 characters',
+    notText: 'Solicitation or RFQ number must be text',
+  },
+  responseDue: {
+    max: 10,
+    outOfRange: 'Please enter a due date from last year to ten years ahead',
+    invalid: BAD_DATE,
+    tooLong: BAD_DATE,
+    notText: BAD_DATE,
   },
 };
 export const CONTACT_FIELDS = Object.keys(CONTACT_RULES) as ContactField[];
@@ -66,6 +121,9 @@ function contactFieldError(field: ContactField, raw: unknown): string | undefine
   if (!rule.required && value === '') return undefined;
   if (rule.min !== undefined && value.length < rule.min) return rule.invalid;
   if (rule.pattern && !rule.pattern.test(value)) return rule.invalid;
+  if (rule.options && !rule.options.includes(value)) return rule.invalid;
+  if (rule.outOfRange && !isCalendarDate(value)) return rule.invalid;
+  if (rule.outOfRange && !isDueDateInRange(value)) return rule.outOfRange;
   return undefined;
 }
 

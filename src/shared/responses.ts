@@ -52,13 +52,15 @@ export interface SubmissionView<D = string> {
   company: string | null;
   phone: string | null;
   message: string;
+  /** "I am…": government, manufacturer, consulting or other (BUYER_TYPES), when the visitor said. */
+  buyerType: string | null;
+  /** The solicitation or RFQ number the inquiry is about, when given. */
+  solicitation: string | null;
+  /** When the buyer needs an answer, YYYY-MM-DD, when given. */
+  responseDue: string | null;
   status: SubmissionStatus;
   isSpam: boolean;
   spamReason: string | null;
-  /** The buyer's optional answers on the form: what they are, a solicitation number, when they need an answer (YYYY-MM-DD). */
-  buyerType: string | null;
-  solicitation: string | null;
-  responseDue: string | null;
   createdAt: D;
   updatedAt: D;
   responses: ContactResponseView<D>[];

@@ -62,7 +62,7 @@ test.describe('[SITE][CONTACT] form', () => {
     await expect(summary).toHaveText('');
     // The hint about solicitation numbers belongs to the message, before sending.
     await expect(page.getByLabel('Message')).toHaveAccessibleDescription(
-      'For urgent requirements, include your solicitation or RFQ number in your message.',
+      'For urgent requirements, add your solicitation or RFQ number and due date below.',
     );
   });
 

@@ -1,5 +1,14 @@
-import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent } from 'react';
-import { CONTACT_RULES, contactErrors, type ContactField } from '#shared/contact-rules.ts';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ChangeEvent,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
+import { BUYER_TYPE_LABELS, BUYER_TYPES, CONTACT_FIELDS, CONTACT_RULES, contactErrors, type ContactField } from '#shared/contact-rules.ts';
 
 type Values = Required<{ [K in ContactField]: string }>;
 
@@ -9,7 +18,7 @@ function summary(errors: Partial<Record<ContactField, string>>): string {
   if (invalid.length === 0) return '';
   return `${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => errors[f]).join('. ')}.`;
 }
-const EMPTY: Values = { name: '', email: '', company: '', phone: '', message: '' };
+const EMPTY = Object.fromEntries(CONTACT_FIELDS.map((f) => [f, ''])) as Values;
 const noSubscription = () => () => {};
 
 const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: string; required?: boolean }[] = [
@@ -20,11 +29,14 @@ const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: 
 ];
 
 /**
+ * `successMs`: how long the Thank You panel stays (5000 ms), passed in to keep constants
+ * out of the bundle. `email`: the business's public address, offered when sending fails.
+ *
  * SPEC 2.10, 4, 5: validates on submit, then on every change; 'Sending...' while busy; a Thank
  * You panel for 5 s, then an empty form; on failure a destructive toast and the values kept.
  * Plain state instead of react-hook-form keeps this island inside its JavaScript budget.
  */
-function ContactFormInner({ successMs, email }: { successMs: number; email?: string }) {
+export function ContactForm({ successMs, email }: { successMs: number; email?: string }) {
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
     if (!failure) return;
@@ -55,15 +67,8 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
     const el = form.current;
     if (!el) return;
     const typed = { ...EMPTY };
-    let any = false;
-    for (const name of Object.keys(EMPTY) as ContactField[]) {
-      const input = el.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null;
-      if (input?.value) {
-        typed[name] = input.value;
-        any = true;
-      }
-    }
-    if (any) setValues(typed);
+    for (const name of CONTACT_FIELDS) typed[name] = (el.elements.namedItem(name) as HTMLInputElement).value;
+    setValues(typed);
   }, []);
 
   useEffect(() => {
@@ -79,7 +84,7 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
     return () => clearTimeout(timer);
   }, [status, successMs]);
 
-  const onChange = (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+  const onChange = (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
     const next = { ...values, [e.target.name]: e.target.value };
     setValues(next);
     if (!validated) return;
@@ -103,39 +108,36 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
     }
     setAnnouncement('');
     setStatus('sending');
-    try {
-      const body = {
-        ...values,
-        website: honeypot.current?.value ?? '',
-        elapsedMs: Date.now() - openedAt.current,
-      };
-      // Plain fetch, not the shared client + toast: those would push /contact past its JS budget.
-      let message = 'Failed to send message. Please try again.';
-      const res = await fetch('/api/contact', {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }).catch(() => null);
-      if (res?.ok) {
-        await res.json().catch(() => null);
-        setFailure(null);
-        setStatus('sent');
-        return;
-      }
-      if (res) message = ((await res.json().catch(() => null)) as { message?: string } | null)?.message || message;
-      setStatus('idle');
-      setFailure(message);
-    } catch {
-      setStatus('idle');
-      setFailure('Failed to send message. Please try again.');
+    const body = {
+      ...values,
+      website: honeypot.current?.value ?? '',
+      elapsedMs: Date.now() - openedAt.current,
+    };
+    // Plain fetch, not the shared client + toast: those would push /contact past its JS budget.
+    // Nothing here throws: a network failure and an unreadable answer both become null.
+    const res = await fetch('/api/contact', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).catch(() => null);
+    if (res?.ok) {
+      // Read to the end, so the answer's connection is done with.
+      await res.json().catch(() => null);
+      setFailure(null);
+      setStatus('sent');
+      return;
     }
+    setStatus('idle');
+    setFailure(
+      ((await res?.json().catch(() => null)) as { message?: string } | null)?.message || 'Failed to send message. Please try again.',
+    );
   };
 
   if (status === 'sent') {
     return (
-      <div role="status" className="rounded-lg border border-brand-100 bg-brand-50 p-6 text-center">
-        <h3 ref={thanks} tabIndex={-1} className="text-2xl font-bold text-ink focus:outline-none">
+      <div role="status" className="form-thanks">
+        <h3 ref={thanks} tabIndex={-1} className="form-thanks-title">
           Thank You!
         </h3>
         <p className="mt-3">Your message has been sent successfully. We'll get back to you within 24 hours during business days.</p>
@@ -153,7 +155,8 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
     name,
     value: values[name],
     onChange,
-    maxLength: CONTACT_RULES[name].max,
+    // A choice or a date has no length to limit (and no maxlength attribute).
+    maxLength: CONTACT_RULES[name].options || CONTACT_RULES[name].outOfRange ? undefined : CONTACT_RULES[name].max,
     'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? `contact-${name}-error` : undefined,
     className: 'field-input',
@@ -164,21 +167,29 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
         {errors[name]}
       </p>
     ) : null;
+  /** A field with its label above and its message below. */
+  const labelled = (name: ContactField, label: string, control: ReactNode, className?: string) => (
+    <div key={name} className={className}>
+      <label htmlFor={`contact-${name}`} className="field-label">
+        {label}
+      </label>
+      {control}
+      {error(name)}
+    </div>
+  );
 
   return (
     <>
       <form ref={form} onSubmit={onSubmit} method="post" noValidate aria-label="Contact form">
         <fieldset disabled={sending} className="grid gap-5">
           <div className="grid gap-5 sm:grid-cols-2">
-            {FIELDS.map((f) => (
-              <div key={f.name}>
-                <label htmlFor={`contact-${f.name}`} className="field-label">
-                  {f.label}
-                </label>
-                <input {...field(f.name)} type={f.type ?? 'text'} autoComplete={f.autoComplete} aria-required={f.required || undefined} />
-                {error(f.name)}
-              </div>
-            ))}
+            {FIELDS.map((f) =>
+              labelled(
+                f.name,
+                f.label,
+                <input {...field(f.name)} type={f.type ?? 'text'} autoComplete={f.autoComplete} aria-required={f.required || undefined} />,
+              ),
+            )}
           </div>
           <div>
             <label htmlFor="contact-message" className="field-label">
@@ -191,12 +202,34 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
               aria-describedby={errors.message ? 'contact-message-error contact-message-help' : 'contact-message-help'}
             />
             <p id="contact-message-help" className="mt-1.5 text-sm text-muted">
-              For urgent requirements, include your solicitation or RFQ number in your message.
+              For urgent requirements, add your solicitation or RFQ number and due date below.
             </p>
             {error('message')}
           </div>
+          {/* The three optional buyer fields; the RFQ number gets a row of its own (its label is long). */}
+          <div className="grid gap-5 sm:grid-cols-2">
+            {labelled(
+              'buyerType',
+              'I am… (Optional)',
+              <select {...field('buyerType')} className="field-select">
+                <option value="">Choose one</option>
+                {BUYER_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {BUYER_TYPE_LABELS[t]}
+                  </option>
+                ))}
+              </select>,
+            )}
+            {labelled('responseDue', 'Response Due Date (Optional)', <input {...field('responseDue')} type="date" />)}
+            {labelled(
+              'solicitation',
+              'Solicitation or RFQ Number (Optional)',
+              <input {...field('solicitation')} autoComplete="off" />,
+              'sm:col-span-2',
+            )}
+          </div>
           {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
-          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+          <div aria-hidden="true" className="off-screen">
             <label htmlFor="contact-website">Website</label>
             <input ref={honeypot} id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
           </div>
@@ -211,10 +244,7 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
         </p>
       </form>
       {failure && (
-        <div
-          role="alert"
-          className="fixed right-4 bottom-4 z-50 max-w-sm rounded-lg border border-red-700 bg-red-700 p-4 text-white shadow-lg"
-        >
+        <div role="alert" className="toast-error">
           <p className="font-semibold">Error</p>
           <p className="mt-1 text-sm">{failure}</p>
           {/* Whatever went wrong, the visitor learns another way to reach us (unless the message gave one). */}
@@ -234,12 +264,4 @@ function ContactFormInner({ successMs, email }: { successMs: number; email?: str
       )}
     </>
   );
-}
-
-/**
- * `successMs`: how long the Thank You panel stays (5000 ms), passed in to keep constants
- * out of the bundle. `email`: the business's public address, offered when sending fails.
- */
-export function ContactForm({ successMs, email }: { successMs: number; email?: string }) {
-  return <ContactFormInner successMs={successMs} email={email} />;
 }

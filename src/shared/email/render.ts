@@ -1,3 +1,4 @@
+import { buyerTypeLabel, formatDueDate, solicitationLabel, type BuyerFacts } from '../buyer-facts';
 import { FONT_STACKS } from '../constants';
 import { DEFAULT_TEMPLATE } from '../fallbacks';
 
@@ -32,7 +33,7 @@ export interface RenderedMail {
   html: string;
 }
 
-export interface InquiryFacts {
+export interface InquiryFacts extends BuyerFacts {
   name: string;
   email: string;
   company: string | null;
@@ -153,7 +154,8 @@ type Block =
   | { kind: 'text'; text: string; links?: boolean }
   | { kind: 'fields'; rows: [string, string][] }
   | { kind: 'quote'; title: string; text: string }
-  | { kind: 'signature'; lines: SignatureLine[] };
+  | { kind: 'signature'; lines: SignatureLine[] }
+  | { kind: 'link'; text: string; label: string; href: string };
 
 /** Signature lines: the first in bold, links where a line has one. */
 function signatureHtml(lines: SignatureLine[], accent: string): string {
@@ -166,7 +168,8 @@ function signatureHtml(lines: SignatureLine[], accent: string): string {
     .join('<br>');
 }
 
-function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Block[]): string {
+/** `staff`: a message for the business's own people, without the signature and footer written for visitors. */
+function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Block[], { staff = false } = {}): string {
   const d = DEFAULT_TEMPLATE;
   const headerBg = color(t.headerBgColor, d.headerBgColor);
   const headerFg = color(t.headerTextColor, d.headerTextColor);
@@ -180,6 +183,11 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
     .map((b) => {
       if (b.kind === 'text') return b.links ? paragraphsWithLinks(b.text, ctx.siteUrl) : paragraphs(b.text);
       if (b.kind === 'signature') return `<p style="margin:24px 0">${signatureHtml(b.lines, accent)}</p>`;
+      if (b.kind === 'link') {
+        const href = safeHttpUrl(b.href, ctx.siteUrl);
+        const label = href ? `<a href="${escapeHtml(href)}" style="color:${accent}">${escapeHtml(b.label)}</a>` : escapeHtml(b.label);
+        return `<p style="margin:0 0 16px">${escapeHtml(b.text)} ${label}</p>`;
+      }
       if (b.kind === 'quote')
         return `<div style="margin:8px 0 16px;padding:12px 16px;border-left:4px solid ${accent};background:#f8fafc"><p style="margin:0 0 8px;font-weight:bold">${escapeHtml(b.title)}</p>${paragraphs(b.text)}</div>`;
       const rows = b.rows
@@ -213,8 +221,8 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
       ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(ctx.siteName)}" height="40" style="display:block;height:40px;margin:0 0 12px;border:0">`
       : '',
     `<h1 style="margin:0;font-size:20px;line-height:1.3;color:${headerFg}">${escapeHtml(heading)}</h1></td></tr>`,
-    `<tr><td style="padding:24px">${body}${signature ? `<p style="margin:24px 0 0">${signature}</p>` : ''}</td></tr>`,
-    `<tr><td style="padding:16px 24px;border-top:3px solid ${accent};font-size:13px">${paragraphs(t.footerText)}</td></tr>`,
+    `<tr><td style="padding:24px">${body}${signature && !staff ? `<p style="margin:24px 0 0">${signature}</p>` : ''}</td></tr>`,
+    staff ? '' : `<tr><td style="padding:16px 24px;border-top:3px solid ${accent};font-size:13px">${paragraphs(t.footerText)}</td></tr>`,
     '</table></td></tr></table></body></html>',
   ].join('');
 }
@@ -232,40 +240,57 @@ function quoteText(text: string): string {
     .join('\n');
 }
 
-/** The staff's notice of a new inquiry (template type contact_notification). */
+/**
+ * The subject's "RFQ 36C10X26Q0123, due Dec 3" (the year only when it is not the year the inquiry
+ * arrived), or '' when the visitor gave neither.
+ */
+function requestTopic(s: InquiryFacts): string {
+  const received = new Date(s.createdAt).getUTCFullYear();
+  const due = s.responseDue ? formatDueDate(s.responseDue, { year: !s.responseDue.startsWith(`${received}-`) }) : null;
+  return [s.solicitation ? solicitationLabel(s.solicitation) : null, due ? `due ${due}` : null].filter(Boolean).join(', ');
+}
+
+/**
+ * The staff's notice of a new inquiry (template type contact_notification): the inquiry, then
+ * what the staff can do with it. It is read by the business's own people, so the template's look
+ * applies but its visitor-facing footer and signature do not.
+ */
 export function renderNotification(t: TemplateLook, s: InquiryFacts, ctx: RenderContext & { adminUrl: string }): RenderedMail {
   const who = s.company ? `${s.name} (${s.company})` : s.name;
-  const subject = headerText(`New inquiry from ${who}`);
+  // One header line: the sender's name gives way before the RFQ number and due date do.
+  const topic = headerText(requestTopic(s), 130);
+  const subject = topic
+    ? `${headerText(`New inquiry from ${who}`, 200 - topic.length - 2)}: ${topic}`
+    : headerText(`New inquiry from ${who}`);
   const rows: [string, string][] = [
     ['Name', s.name],
     ['Email', s.email],
     ['Company', s.company || '—'],
     ['Phone', s.phone || '—'],
+    ['Buyer type', buyerTypeLabel(s.buyerType) ?? '—'],
+    ['Solicitation or RFQ', s.solicitation || '—'],
+    ['Response due', s.responseDue ? formatDueDate(s.responseDue, { year: true, weekday: true }) : '—'],
     ['Received', formatWhen(s.createdAt)],
   ];
   const intro = `A new inquiry arrived through the contact form of ${ctx.siteName}.`;
-  const after = `Reply to this e-mail to answer ${s.name} directly, or answer from the back office: ${ctx.adminUrl}`;
-  const text = [
-    intro,
-    '',
-    ...rows.map(([k, v]) => `${k}: ${v}`),
-    '',
-    'Message:',
-    s.message,
-    '',
-    after,
-    '',
-    '-- ',
-    signatureText(t, ctx),
-    '',
-    t.footerText,
-  ].join('\n');
-  const html = layout(t, ctx, 'New inquiry', [
-    { kind: 'text', text: intro },
-    { kind: 'fields', rows },
-    { kind: 'quote', title: 'Message', text: s.message },
-    { kind: 'text', text: after },
-  ]);
+  const answer = 'Answer it in the back office:';
+  const reply = `Or reply to this e-mail: your reply goes to ${s.name} at ${s.email}.`;
+  const text = [intro, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', 'Message:', s.message, '', `${answer} ${ctx.adminUrl}`, reply].join(
+    '\n',
+  );
+  const html = layout(
+    t,
+    ctx,
+    'New inquiry',
+    [
+      { kind: 'text', text: intro },
+      { kind: 'fields', rows },
+      { kind: 'quote', title: 'Message', text: s.message },
+      { kind: 'link', text: answer, label: 'Open the inbox', href: ctx.adminUrl },
+      { kind: 'text', text: reply },
+    ],
+    { staff: true },
+  );
   return { subject, text, html };
 }
 
@@ -329,6 +354,9 @@ const SAMPLE: InquiryFacts = {
   company: 'Department of Veterans Affairs',
   phone: '(555) 010-0199',
   message: 'We need 40 laptops delivered to three sites by June. Can you quote TAA-compliant models?',
+  buyerType: 'government',
+  solicitation: '36C10X26Q0123',
+  responseDue: '2026-03-20',
   createdAt: '2026-03-02T15:30:00Z',
 };
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CONTACT_RULES, type ContactField } from '../contact-rules';
+import { CONTACT_RULES, isCalendarDate, isDueDateInRange, type ContactField } from '../contact-rules';
 
-/** A field of the table in contact-rules.ts as zod: trimmed, then length and pattern checks. */
+/** A field of the table in contact-rules.ts as zod: trimmed, then length, pattern, choice and date checks. */
 function fieldSchema(field: ContactField) {
   const rule = CONTACT_RULES[field];
   // A missing required field reads as the spec's message; any other non-text value as notText.
@@ -9,17 +9,32 @@ function fieldSchema(field: ContactField) {
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? rule.invalid : rule.notText) })
     .trim()
     .max(rule.max, rule.tooLong);
-  if (rule.min !== undefined) s = s.min(rule.min, rule.invalid);
-  if (rule.pattern) s = s.regex(rule.pattern, rule.invalid);
-  if (rule.required) return s;
-  return z
-    .union([z.literal(''), s], { error: (iss) => (typeof iss.input === 'string' ? rule.tooLong : rule.notText) })
-    .nullish()
-    .transform((v) => v ?? '');
+  if (rule.required) {
+    if (rule.min !== undefined) s = s.min(rule.min, rule.invalid);
+    if (rule.pattern) s = s.regex(rule.pattern, rule.invalid);
+    return s;
+  }
+  // An optional field may be left empty (or null, or out): only a value given is checked.
+  const { options, outOfRange } = rule;
+  const given = (check: (v: string) => boolean) => (v: string) => v === '' || check(v);
+  if (options)
+    s = s.refine(
+      given((v) => options.includes(v)),
+      rule.invalid,
+    );
+  if (outOfRange) {
+    s = s.refine(given(isCalendarDate), rule.invalid);
+    s = s.refine(
+      given((v) => !isCalendarDate(v) || isDueDateInRange(v)),
+      outOfRange,
+    );
+  }
+  return s.nullish().transform((v) => v ?? '');
 }
 
 /**
- * The public contact form (SPEC 5), as `POST /api/contact` parses it. Built from the same rule
+ * The public contact form (SPEC 5, plus the optional buyer type, solicitation and response due
+ * date), as `POST /api/contact` parses it. Built from the same rule
  * table the form validates with (src/shared/contact-rules.ts; tests/unit/contact-rules.test.ts
  * checks they agree).
  */
@@ -29,6 +44,9 @@ export const contactSchema = z.object({
   company: fieldSchema('company'),
   phone: fieldSchema('phone'),
   message: fieldSchema('message'),
+  buyerType: fieldSchema('buyerType'),
+  solicitation: fieldSchema('solicitation'),
+  responseDue: fieldSchema('responseDue'),
 });
 
 /**

@@ -6,6 +6,7 @@ import { isOverdue } from '#shared/leads.ts';
 import { useSetSpam, useSetSubmissionStatus, type Submission } from '../../api/contact-submissions';
 import { formatDateTime } from '../../components/load-state';
 import { StackTable } from '../../components/stack-table';
+import { BuyerFactsLine } from './buyer-facts-line';
 import { DeliveryBadge } from './delivery';
 
 export const STATUS_LABELS: Record<SubmissionStatus, string> = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed' };
@@ -56,6 +57,7 @@ export function SubmissionsTable({
                 <td className="py-0 pr-3 md:py-2" />
               )}
               <td data-label="Message" className="py-2 pr-3 md:max-w-[16rem]">
+                <BuyerFactsLine facts={s} />
                 <p className="line-clamp-2 break-words" title={s.message}>
                   {s.message}
                 </p>
