@@ -23,6 +23,7 @@ import { drainAndClose } from './shutdown';
 import { preflight } from './preflight';
 import { startPublisher } from '#server/publish/publisher.ts';
 import { startMailWorker } from '#server/mail/worker.ts';
+import { startLeadJobs } from '#server/services/lead-jobs.ts';
 import { startControlChannel } from '#server/web/control-channel.ts';
 import { leadRecipients } from '#server/services/lead-mail.ts';
 import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
   // Serves the current release (or builds one) and runs publish jobs from here on.
   const publisher = await startPublisher();
   const mailWorker = startMailWorker();
+  // The hourly leads digest and the daily spam clean-up (once across instances).
+  const leadJobs = startLeadJobs();
 
   const { handler, answerAnonymously } = (await import(pathToFileURL(entry).href)) as {
     handler: AstroHandler;
@@ -97,6 +100,7 @@ async function main(): Promise<void> {
     await drainAndClose(server, [
       { name: 'closing the backup channel', run: () => control.close() },
       { name: 'stopping the mail worker', run: () => mailWorker.stop() },
+      { name: 'stopping the lead jobs', run: () => leadJobs.stop() },
       { name: 'stopping the publisher', run: () => publisher.stop() },
       { name: 'closing the database', run: () => closeDb() },
     ]);

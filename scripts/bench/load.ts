@@ -5,13 +5,13 @@
  *    behind a proxy: buyers of many agencies). Counts the answers by status, the server errors,
  *    the latency, and the stored rows against the 201 answers (they must be equal).
  * 2. Soak: BENCH_SOAK_MINUTES (10) of mixed traffic at the same rate, pages and the public
- *    reads with a contact submission now and then (the form's hourly limits then answer 429,
- *    as designed).
+ *    reads with a contact submission now and then, each from a new client address.
  * The resident memory of the server's whole process tree is taken at idle, at the end of the
  * load and at the end of the soak; the goal is a growth of at most 10 % over the soak.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { immediatePerHour } from '#server/services/lead-digest.ts';
 import { adminHeaders, benchServerEnv, median, newTally, p99, paced, sleep, startServer, treeRssMb } from './shared';
 
 const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-admin-password' };
@@ -88,8 +88,9 @@ export async function run(): Promise<LoadBenchResult> {
       next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
     }
     const stored = loadRows.length;
-    // Every stored submission not held as suspected spam is told to the staff once.
-    const expectedMails = loadRows.filter((r) => !r.isSpam).length;
+    // Every stored submission not held as suspected spam is told to the staff once: the hour's
+    // first 20 one by one, the rest in the hourly digest (which comes after the bench).
+    const expectedMails = Math.min(immediatePerHour(), loadRows.filter((r) => !r.isSpam).length);
 
     const soak = newTally();
     await paced(

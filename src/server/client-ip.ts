@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { env } from './env';
 
 /**
@@ -24,4 +25,18 @@ export function clientAddress(request: Request, socketAddress: () => string | un
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * What the flood limits count a client address as: an IPv4 address as itself (also when written
+ * IPv4-mapped, `::ffff:192.0.2.1`), an IPv6 address by its /64 network, since one subscriber line
+ * is given a whole /64 and can pick any address in it. Anything else ('unknown',
+ * 'untrusted-forwarded') is its own bucket.
+ */
+export function limitKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const network = new ipaddr.IPv6([...(ip as ipaddr.IPv6).parts.slice(0, 4), 0, 0, 0, 0]);
+  return `${network.toRFC5952String()}/64`;
 }

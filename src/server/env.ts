@@ -25,6 +25,10 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Procurement Services <no-reply@localhost>'),
   CONTACT_NOTIFY_TO: z.string().optional(),
+  /** Suspected spam older than this many days is deleted by a daily job (nothing else is). */
+  /** At most this many inquiries an hour are e-mailed one by one; the rest go into the hourly digest. */
+  LEAD_NOTIFY_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   REBUILD_WEBHOOK_URL: z.string().url().optional(),
   REBUILD_WEBHOOK_SECRET: z.string().optional(),
   REBUILD_WEBHOOK_SECRET_HEADER: z.string().default('x-webhook-secret'),

@@ -123,6 +123,12 @@ describe('[PLAIN] the Activity list in sentences', () => {
     ).toEqual(['Changed the text of the About page.']);
   });
 
+  it('the daily spam clean-up says how many messages it deleted', () => {
+    expect(activitySentences(entry({ action: 'delete', entity: 'spam-retention', after: { deleted: 412, olderThanDays: 30 } }))).toEqual([
+      'Deleted 412 messages of suspected spam older than 30 days.',
+    ]);
+  });
+
   it('older rows without a recorded name still read as sentences', () => {
     expect(
       activitySentences(entry({ action: 'update', entity: 'service', before: { description: 'a' }, after: { description: 'b' } })),

@@ -173,6 +173,9 @@ export function activitySentences(entry: AuditEntry): string[] {
   const kind = kindOf(entry);
   const before = entry.before ?? {};
   const after = entry.after ?? {};
+  if (entry.entity === 'spam-retention') {
+    return [`Deleted ${String(after.deleted)} messages of suspected spam older than ${String(after.olderThanDays)} days.`];
+  }
   if (entry.action === 'update') return updateSentences(entry, kind, before, after);
   const name = entry.subject ?? nameIn(entry.action === 'delete' ? before : after);
   const subject = subjectPhrase(entry, kind, name);

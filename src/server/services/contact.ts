@@ -1,28 +1,30 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { contactInfo, contactSubmissions } from '../db/schema';
 import { HttpError } from '../http';
-import { enqueueMail, newMessageId } from '../mail/outbox';
+import { now as clockNow } from '../auth/clock';
+import { limitKey } from '../client-ip';
+import { newMessageId } from '../mail/outbox';
 import { CONTACT_MIN_FILL_MS } from '#shared/contact-rules.ts';
 import { contactRequestSchema } from '#shared/schemas/contact.ts';
 import { withoutPlaceholders } from '#shared/placeholders.ts';
-import { businessName, notificationRecipients, queueNotification } from './lead-mail';
-import { hit } from './rate-limit';
+import { takeNotificationSlot } from './lead-digest';
+import { queueNotification } from './lead-mail';
+import { hitAll } from './rate-limit';
 
 /**
  * Flood containment for the contact form (not in the spec). A genuine visitor is never turned
- * away: many buyers of one agency share one egress address, so the numbers are far above what
- * people send. Past `notifyPerAddress` in an hour, an address's messages are still stored but
- * held as suspected spam (no e-mail each); only past `storePerAddress` from one address, or
- * `storeTotal` from everyone, is a message refused, and the refusal says how else to reach us.
+ * away: every limit belongs to one client address (an IPv6 address by its /64), so a flood from
+ * some addresses changes nothing for anyone else, and many buyers of one agency behind one egress
+ * address still get through. Past `allowancePerHour` in an hour, an address's messages are stored
+ * as suspected spam ('flood'); only past `ceilingPerDay` in a day is that address refused, which
+ * bounds what it can store. Staff e-mail has its own cap (lead-digest.ts).
  */
 export const CONTACT_FLOOD = {
-  windowMs: 60 * 60 * 1000,
-  notifyPerAddress: 60,
-  storePerAddress: 300,
-  storeTotal: 3000,
-  /** At most one "suspected spam is arriving" notice to the staff in this time. */
-  spamNoticeMs: 24 * 60 * 60 * 1000,
+  hourMs: 60 * 60 * 1000,
+  allowancePerHour: 60,
+  dayMs: 24 * 60 * 60 * 1000,
+  ceilingPerDay: 1000,
 } as const;
 
 export interface ContactMeta {
@@ -61,23 +63,33 @@ async function refusalMessage(db: Db): Promise<string> {
 }
 
 /**
- * `POST /api/contact`: validate, count the sender's address against the flood limits, then store
- * the submission and, in the same transaction, queue the staff's notification rendered with the
- * active contact_notification template. Suspected spam is kept with `isSpam` (never dropped) and
- * not notified one by one; the answer does not tell a bot which it was.
+ * `POST /api/contact`: validate, count the message against its address's limits, then store the
+ * submission and, in the same transaction, queue the staff's notification (or hold it for the
+ * hourly digest when the hour's immediate notifications are used up). Suspected spam is kept with
+ * `isSpam` and its reason (never dropped) and not notified one by one; the answer does not tell a
+ * bot which it was.
  */
 export async function submitContact(db: Db, body: unknown, meta: ContactMeta) {
   const input = parse(body);
-  const fromAddress = await hit(db, `contact:address:${meta.ip}`, CONTACT_FLOOD.storePerAddress, CONTACT_FLOOD.windowMs);
-  if (!fromAddress.allowed) {
-    throw new HttpError(429, await refusalMessage(db), { 'retry-after': String(fromAddress.retryAfterSeconds) });
+  const now = clockNow();
+  const address = limitKey(meta.ip);
+  const [today, hour] = await hitAll(
+    db,
+    [
+      { key: `contact:day:${address}`, limit: CONTACT_FLOOD.ceilingPerDay, windowMs: CONTACT_FLOOD.dayMs },
+      { key: `contact:hour:${address}`, limit: CONTACT_FLOOD.allowancePerHour, windowMs: CONTACT_FLOOD.hourMs },
+    ],
+    now,
+  );
+  if (!today!.allowed) {
+    throw new HttpError(429, await refusalMessage(db), { 'retry-after': String(today!.retryAfterSeconds) });
   }
-  const all = await hit(db, 'contact:all', CONTACT_FLOOD.storeTotal, CONTACT_FLOOD.windowMs);
-  if (!all.allowed) throw new HttpError(429, await refusalMessage(db), { 'retry-after': String(all.retryAfterSeconds) });
-
-  const reason = spamReason(input) ?? (fromAddress.count > CONTACT_FLOOD.notifyPerAddress ? 'flood' : null);
-  return db.transaction(async (tx) => {
-    const [row] = await tx
+  const reason = spamReason(input) ?? (hour!.allowed ? null : 'flood');
+  // Only an inquiry e-mailed now needs a transaction (its notification is queued with it); a
+  // flood's messages are one insert each.
+  const notifyNow = reason === null && (await takeNotificationSlot(db, now));
+  const store = async (conn: Db | Tx) => {
+    const [row] = await conn
       .insert(contactSubmissions)
       .values({
         name: input.name,
@@ -91,27 +103,20 @@ export async function submitContact(db: Db, body: unknown, meta: ContactMeta) {
         status: 'pending',
         isSpam: reason !== null,
         spamReason: reason,
+        heldForDigest: reason === null && !notifyNow,
         ipAddress: meta.ip,
         userAgent: meta.userAgent?.slice(0, 500) ?? null,
         messageId: newMessageId('inquiry'),
       })
       .returning();
-    if (reason === null) await queueNotification(tx, row!);
-    else if ((await hit(tx, 'contact:spam-notice', 1, CONTACT_FLOOD.spamNoticeMs)).allowed) await queueSpamNotice(tx);
-    return { id: row!.id, status: row!.status, createdAt: row!.createdAt };
-  });
-}
-
-/** A short notice, at most once a day, that suspected spam is being held; no visitor content in it. */
-async function queueSpamNotice(tx: Parameters<typeof queueNotification>[0]) {
-  const name = await businessName(tx);
-  const text = [
-    `Messages that look automated are arriving through the contact form of ${name}.`,
-    '',
-    "They are kept, not lost: review them in the back office under Contacts, Spam, and mark any real inquiry 'Not spam'.",
-    'This notice is sent at most once a day.',
-  ].join('\n');
-  for (const to of await notificationRecipients(tx)) {
-    await enqueueMail(tx, { kind: 'contact.spam-notice', to, subject: `Suspected spam held on the ${name} contact form`, text });
-  }
+    return row!;
+  };
+  const row = notifyNow
+    ? await db.transaction(async (tx) => {
+        const stored = await store(tx);
+        await queueNotification(tx, stored);
+        return stored;
+      })
+    : await store(db);
+  return { id: row.id, status: row.status, createdAt: row.createdAt };
 }

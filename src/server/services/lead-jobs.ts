@@ -1,0 +1,50 @@
+import { getDb } from '../db/client';
+import { log } from '../log';
+import { sendLeadDigest } from './lead-digest';
+import { deleteOldSpam } from './spam-retention';
+
+interface LeadJobs {
+  stop(): Promise<void>;
+}
+const KEY = Symbol.for('procurement.leadJobs');
+const registry = globalThis as unknown as Record<symbol, LeadJobs | undefined>;
+
+/**
+ * Starts this process's pass over the leads' periodic jobs (npm start): the hourly digest and the
+ * daily spam clean-up, looked at every `intervalMs` (5 minutes) and once at start. Every instance
+ * runs the pass; each job records its runs in the database, so exactly one instance does each
+ * run. Idempotent.
+ */
+export function startLeadJobs(opts: { intervalMs?: number } = {}): LeadJobs {
+  const existing = registry[KEY];
+  if (existing) return existing;
+  let running: Promise<void> | undefined;
+  const pass = () => {
+    running ??= (async () => {
+      const db = await getDb();
+      for (const [name, job] of [
+        ['leads digest', () => sendLeadDigest(db)],
+        ['spam clean-up', () => deleteOldSpam(db)],
+      ] as const) {
+        try {
+          const done = await job();
+          if (done) log.info(`${name} done`, { ...done });
+        } catch (err) {
+          log.error(`${name} failed`, { err });
+        }
+      }
+    })().finally(() => (running = undefined));
+  };
+  const timer = setInterval(pass, opts.intervalMs ?? 5 * 60_000);
+  timer.unref();
+  pass();
+  const jobs: LeadJobs = {
+    stop: async () => {
+      clearInterval(timer);
+      registry[KEY] = undefined;
+      await running;
+    },
+  };
+  registry[KEY] = jobs;
+  return jobs;
+}
