@@ -37,7 +37,7 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
  * Free bytes on the disk that holds `dir`, or that will hold it: a data directory not created yet
  * (a fresh install before its first upload or backup) is measured at its nearest existing parent.
  */
-export async function freeBytes(dir: string): Promise<number | null> {
+async function freeBytes(dir: string): Promise<number | null> {
   for (let at = path.resolve(dir); ; at = path.dirname(at)) {
     try {
       const s = await fs.statfs(at);
