@@ -10,17 +10,23 @@ import { closeAfterAnswers } from '#server/web/in-flight.ts';
  */
 const IDLE_GRACE_MS = 500;
 
+/** Once the steps' shared time is spent, each remaining step still gets this long. */
+const STEP_FLOOR_MS = 250;
+
 /**
  * A graceful stop: the listener closes at once (no new connections); every answer, those in
  * flight included, says `Connection: close`, so a kept-alive client opens no further request on
  * its connection; connections still idle after a short grace are closed; requests in flight get
  * up to `drainMs` to finish (then their connections are cut); only then do the background workers
- * stop and the database close, so no answered request lost its write. Resolves when all is closed.
+ * stop and the database close, so no answered request lost its write. The steps together get up to
+ * `stepsMs`; one that does not finish by then is logged and left behind. Resolves when all is closed
+ * or given up on.
  */
 export async function drainAndClose(
   server: http.Server,
   steps: { name: string; run: () => Promise<unknown> }[],
   drainMs = 8_000,
+  stepsMs = 4_000,
 ): Promise<void> {
   closeAfterAnswers(server);
   // The listener alone: node:http's own close() would also drop every idle connection at once.
@@ -45,5 +51,19 @@ export async function drainAndClose(
   clearInterval(idle);
   // node:http's own close, now only to stop its connection-checking timer (the listener is closed).
   server.close(() => {});
-  for (const step of steps) await step.run().catch((err: unknown) => log.error(`${step.name} failed`, { err }));
+  // A step that hangs (the database gone, say) must not hold the stop: all steps share `stepsMs`,
+  // and each is still started and given at least a moment once that time is spent.
+  const deadline = Date.now() + stepsMs;
+  for (const step of steps) {
+    let wait: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      step.run().then(
+        () => 'done' as const,
+        (err: unknown) => void log.error(`${step.name} failed`, { err }),
+      ),
+      new Promise<'late'>((resolve) => (wait = setTimeout(() => resolve('late'), Math.max(STEP_FLOOR_MS, deadline - Date.now())))),
+    ]);
+    clearTimeout(wait);
+    if (outcome === 'late') log.warn(`${step.name} did not finish in time; going on`, { stepsMs });
+  }
 }

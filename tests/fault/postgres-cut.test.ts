@@ -5,45 +5,16 @@
  * The cut is a TCP proxy between the server and Postgres that drops every connection and
  * refuses new ones. Postgres only: the embedded database lives inside the process.
  */
-import net from 'node:net';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#server/db/client.ts';
 import { createPostgresDatabase } from '../integration/helpers/db';
 import { startTestServer, type TestServer } from '../integration/helpers/server';
+import { pgProxy } from './helpers/pg-proxy';
 
 const base = process.env.DATABASE_URL;
 const CUT_MS = 5_000;
 const WRITERS = 4;
-
-/** A TCP proxy to Postgres that can be cut (every socket dropped, new ones refused) and restored. */
-function pgProxy(target: URL) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  let port = 0;
-  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    async start() {
-      await listen();
-      port = (server.address() as net.AddressInfo).port;
-      return port;
-    },
-    async cut() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const s of sockets) s.destroy();
-      await closed;
-    },
-    restore: listen,
-  };
-}
 
 let server: TestServer | undefined;
 let database: { url: string; drop: () => Promise<void> } | undefined;

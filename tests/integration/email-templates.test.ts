@@ -75,13 +75,28 @@ describe('[LEADS][TEMPLATES] /api/admin/email-templates', { timeout: 60_000 }, (
   });
 
   it.each([
+    ['Arial, sans-serif', FONT_STACKS[2]],
+    ["'Segoe UI', sans-serif", FONT_STACKS[0]],
+    ['"Open Sans"', FONT_STACKS[1]],
+    ['georgia, serif', FONT_STACKS[3]],
+    [' Roboto ', FONT_STACKS[4]],
+    [FONT_STACKS[2], FONT_STACKS[2]],
+  ])('takes the font %j by its first family and stores the offered stack %j', async (fontFamily, stored) => {
+    const row = await create({ ...base, name: `Font ${fontFamily}`, fontFamily });
+    expect(row.fontFamily).toBe(stored);
+  });
+
+  it.each([
     [{ headerBgColor: '#12345' }, 'Invalid hex color'],
     [{ accentColor: 'red' }, 'Invalid hex color'],
     [{ contentTextColor: '#12345g' }, 'Invalid hex color'],
     [{ headerTextColor: '#fff;background:url(x)' }, 'Invalid hex color'],
     [{ name: ' ' }, 'Name is required'],
     [{ name: 'n'.repeat(201) }, 'Must be at most 200 characters'],
-    [{ fontFamily: 'Comic Sans MS' }, 'Font family is required'],
+    [{ fontFamily: 'Comic Sans MS' }, 'Font family must be one of: Segoe UI, Open Sans, Arial, Georgia, Roboto'],
+    [{ fontFamily: 'Comic Sans MS, Arial, sans-serif' }, 'Font family must be one of: Segoe UI, Open Sans, Arial, Georgia, Roboto'],
+    [{ fontFamily: '' }, 'Font family must be one of: Segoe UI, Open Sans, Arial, Georgia, Roboto'],
+    [{ fontFamily: 12 }, 'Font family must be one of: Segoe UI, Open Sans, Arial, Georgia, Roboto'],
     [{ signatureEmail: 'pat@' }, 'Signature email must be a valid email address'],
     [{ signatureWebsite: 'javascript:alert(1)' }, 'Signature website must be a valid URL (http:// or https://)'],
     [{ signatureWebsite: 'example.com' }, 'Signature website must be a valid URL (http:// or https://)'],

@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetEnvCache } from '#server/env.ts';
 import { mailOutbox, publishJobs } from '#server/db/schema/index.ts';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -37,6 +41,26 @@ describe('[OPS][HEALTH] health checks for a load balancer', { timeout: 60_000 },
     });
     const later = (await (await server.request('/readyz')).json()) as { checks: { oldestUnsentMailSeconds: number } };
     expect(later.checks.oldestUnsentMailSeconds).toBeGreaterThanOrEqual(119);
+  });
+
+  it('a DATA_DIR not created yet is measured on the disk that will hold it: a number of free bytes, ready', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'readyz-'));
+    const before = process.env.DATA_DIR;
+    process.env.DATA_DIR = path.join(parent, 'not', 'yet');
+    resetEnvCache();
+    try {
+      const res = await server.request('/readyz');
+      const body = (await res.json()) as { checks: { disk: { freeBytes: number | null; ok: boolean } } };
+      expect(body.checks.disk.ok).toBe(true);
+      expect(body.checks.disk.freeBytes).toBeGreaterThan(50 * 1024 * 1024);
+      expect(res.status).toBe(200);
+      expect(fs.existsSync(process.env.DATA_DIR)).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = before;
+      resetEnvCache();
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   it('503 once the last publish failed (the last good site still serves), 200 again after a success', async () => {

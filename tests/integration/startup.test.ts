@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { verifyPassword } from '#server/auth/password.ts';
+import { migrationNames } from '#server/db/backup.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { accounts, users } from '#server/db/schema/index.ts';
 import { treePids } from '../../scripts/bench/shared';
@@ -47,8 +48,20 @@ describe('[START] the embedded database', () => {
     expect(fs.existsSync(`${dir}.lock`)).toBe(false);
     // Once released, the directory opens again with its data (reuse across restarts).
     const { code, out } = await run('scripts/db-migrate.ts', { DATA_DIR: tmp, DATABASE_URL: '' });
-    expect(out).toContain('Migrations applied');
+    expect(out).toContain(`Migrations: nothing to apply; the database is up to date (pglite: ${dir}).`);
     expect(code).toBe(0);
+  }, 90_000);
+
+  it('db:migrate names the migrations it applied, then says there is nothing to apply', async () => {
+    const data = path.join(tmp, 'migrate-fresh');
+    const dir = path.join(data, 'pglite');
+    const names = migrationNames();
+    const first = await run('scripts/db-migrate.ts', { DATA_DIR: data, DATABASE_URL: '' });
+    expect(first.code).toBe(0);
+    expect(first.out.trim().split('\n')).toEqual([`Migrations applied (pglite: ${dir}): ${names.join(', ')}.`]);
+    const second = await run('scripts/db-migrate.ts', { DATA_DIR: data, DATABASE_URL: '' });
+    expect(second.code).toBe(0);
+    expect(second.out.trim().split('\n')).toEqual([`Migrations: nothing to apply; the database is up to date (pglite: ${dir}).`]);
   }, 90_000);
 
   it('a stale lock left by a dead process is taken over', async () => {

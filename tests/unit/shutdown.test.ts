@@ -137,4 +137,24 @@ describe('[OPS][STOP] graceful shutdown', () => {
     expect(await stuck).toBe('cut');
     expect(events).toEqual(['start /stuck', 'database closed']);
   });
+
+  it('a step that hangs (a database that is gone) does not hold the stop; the steps after it still run', async () => {
+    const events: string[] = [];
+    const { server } = await slowServer(10, events);
+    const started = Date.now();
+    await drainAndClose(
+      server,
+      [
+        { name: 'mail worker', run: () => new Promise(() => events.push('mail worker hangs')) },
+        { name: 'database', run: () => new Promise(() => events.push('database hangs')) },
+        { name: 'last', run: async () => void events.push('last step ran') },
+      ],
+      8_000,
+      1_000,
+    );
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(1_000);
+    expect(took).toBeLessThan(3_000);
+    expect(events).toEqual(['mail worker hangs', 'database hangs', 'last step ran']);
+  });
 });

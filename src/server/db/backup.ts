@@ -64,10 +64,17 @@ export async function appliedMigrations(db: Db, schemaName = 'drizzle'): Promise
   return Number(row?.n ?? 0);
 }
 
-/** How many migrations this code knows (db/migrations/meta/_journal.json). */
+/** The names of the migrations this code knows, in order (db/migrations/meta/_journal.json). */
+export function migrationNames(): string[] {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir(), 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string }[];
+  };
+  return journal.entries.map((e) => e.tag);
+}
+
+/** How many migrations this code knows. */
 function knownMigrations(): number {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir(), 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
-  return journal.entries.length;
+  return migrationNames().length;
 }
 
 function run(command: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: Buffer } = {}): Promise<void> {

@@ -6,7 +6,7 @@ import type { Sql } from 'postgres';
 import { env } from '../env';
 import { log } from '../log';
 import { dataDir, migrationsDir } from '../paths';
-import { backupBeforeMigration } from './backup';
+import { appliedMigrations, backupBeforeMigration, migrationNames } from './backup';
 import { acquireDirLock } from './lock';
 import * as schema from './schema';
 
@@ -22,6 +22,8 @@ export interface DbHandle {
   where: string;
   /** The embedded database's own client (backups: its data directory dump and COPY). */
   pglite?: PGlite;
+  /** The migrations opening it applied, in order (empty: it was up to date). */
+  applied?: string[];
   close(): Promise<void>;
 }
 
@@ -54,7 +56,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
     try {
       // An embedded database on disk is copied before a migration changes it (backup.ts).
       if (opts.dir) await backupBeforeMigration(handle, path.dirname(opts.dir));
-      await whileStarting(handle, () => runMigrations(handle, opts.schemaName));
+      handle.applied = await whileStarting(handle, () => runMigrations(handle, opts.schemaName));
     } catch (err) {
       await handle.close();
       throw new Error(`Database migration failed; no change was applied: ${(err as Error).message}`, { cause: err });
@@ -152,7 +154,9 @@ export async function whileStarting<T>(handle: DbHandle, work: () => Promise<T>)
   }
 }
 
-async function runMigrations(handle: DbHandle, schemaName?: string): Promise<void> {
+/** Applies the pending migrations; returns the names of those it applied. */
+async function runMigrations(handle: DbHandle, schemaName?: string): Promise<string[]> {
+  const before = await appliedMigrations(handle.db, schemaName);
   const migrationsFolder = migrationsDir();
   const config = { migrationsFolder, ...(schemaName ? { migrationsSchema: schemaName } : {}) };
   if (handle.kind === 'pglite') {
@@ -162,6 +166,7 @@ async function runMigrations(handle: DbHandle, schemaName?: string): Promise<voi
     const { migrate } = await import('drizzle-orm/postgres-js/migrator');
     await migrate(handle.db, config);
   }
+  return migrationNames().slice(before, await appliedMigrations(handle.db, schemaName));
 }
 
 /*

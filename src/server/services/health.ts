@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { inArray, min, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { mailOutbox } from '../db/schema';
@@ -33,6 +34,21 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
 }
 
 /**
+ * Free bytes on the disk that holds `dir`, or that will hold it: a data directory not created yet
+ * (a fresh install before its first upload or backup) is measured at its nearest existing parent.
+ */
+async function freeBytes(dir: string): Promise<number | null> {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    try {
+      const s = await fs.statfs(at);
+      return s.bavail * s.bsize;
+    } catch {
+      if (path.dirname(at) === at) return null;
+    }
+  }
+}
+
+/**
  * GET /readyz: can this instance serve? The database answers within a second, the last publish
  * did not fail, the data disk has room; the mail queue's age, and whether anyone real is told of
  * new inquiries, are reported for alerting. Nothing
@@ -40,10 +56,7 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
  */
 export async function readiness(): Promise<Readiness> {
   const [disk, fromDb] = await Promise.all([
-    fs
-      .statfs(dataDir(env().DATA_DIR))
-      .then((s) => s.bavail * s.bsize)
-      .catch(() => null),
+    freeBytes(dataDir(env().DATA_DIR)),
     within(
       DB_TIMEOUT_MS,
       (async () => {

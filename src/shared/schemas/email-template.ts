@@ -11,6 +11,31 @@ const hexColor = (fallback: string) =>
     .regex(/^#[0-9A-Fa-f]{6}$/, 'Invalid hex color')
     .default(fallback);
 
+type FontStack = (typeof FONT_STACKS)[number];
+
+/** The five font choices, value → label. */
+export const FONT_LABELS: Record<FontStack, string> = {
+  [FONT_STACKS[0]]: 'Segoe UI',
+  [FONT_STACKS[1]]: 'Open Sans',
+  [FONT_STACKS[2]]: 'Arial',
+  [FONT_STACKS[3]]: 'Georgia',
+  [FONT_STACKS[4]]: 'Roboto',
+};
+
+const fontName = (stack: string) =>
+  (stack.split(',')[0] ?? '')
+    .trim()
+    .replace(/^(['"])(.*)\1$/, '$2')
+    .trim()
+    .toLowerCase();
+const FONT_MESSAGE = `Font family must be one of: ${FONT_STACKS.map((s) => FONT_LABELS[s]).join(', ')}`;
+
+/** A font given by its stack or by any list that starts with the same family ("Arial, sans-serif") is that stack. */
+const fontFamily = z
+  .string({ error: FONT_MESSAGE })
+  .transform((value) => FONT_STACKS.find((stack) => fontName(stack) === fontName(value)) ?? value)
+  .pipe(z.enum(FONT_STACKS, { error: FONT_MESSAGE }));
+
 const ABSOLUTE_HTTP = /^https?:\/\/[^\s/?#]+\.?[^\s]*$/i;
 
 /**
@@ -25,9 +50,7 @@ export const emailTemplateSchema = z.object({
   contentBgColor: hexColor(DEFAULT_TEMPLATE.contentBgColor),
   contentTextColor: hexColor(DEFAULT_TEMPLATE.contentTextColor),
   accentColor: hexColor(DEFAULT_TEMPLATE.accentColor),
-  fontFamily: z
-    .enum(FONT_STACKS, { error: 'Font family is required' })
-    .default(DEFAULT_TEMPLATE.fontFamily as (typeof FONT_STACKS)[number]),
+  fontFamily: fontFamily.default(DEFAULT_TEMPLATE.fontFamily as FontStack),
   companyLogo: optionalUrl(),
   footerText: requiredText('Footer text is required', 2000),
   signatureName: requiredText('Signature name is required'),
@@ -60,12 +83,3 @@ export const templateTestSchema = z.object({
     .regex(EMAIL_PATTERN, 'Please enter a valid email address')
     .optional(),
 });
-
-/** The five font choices, value → label. */
-export const FONT_LABELS: Record<(typeof FONT_STACKS)[number], string> = {
-  [FONT_STACKS[0]]: 'Segoe UI',
-  [FONT_STACKS[1]]: 'Open Sans',
-  [FONT_STACKS[2]]: 'Arial',
-  [FONT_STACKS[3]]: 'Georgia',
-  [FONT_STACKS[4]]: 'Roboto',
-};

@@ -1,0 +1,67 @@
+/**
+ * The first step of `npm test`: besides the npm packages, the suites need three Debian packages:
+ * Chromium (the end-to-end tests drive Debian's browser, never a downloaded one), nginx and openssl
+ * (the reverse-proxy test puts the product behind nginx with a self-signed certificate). One that
+ * is missing stops the run at once with the command that installs it, before the checks and the
+ * build spend minutes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface Where {
+  /** The directories searched for programs (PATH). */
+  path: string;
+  /** Debian's Chromium (CHROMIUM_PATH, as the end-to-end configuration reads it). */
+  chromium: string;
+  /** Debian's nginx, where the reverse-proxy test runs it. */
+  nginx: string;
+}
+
+const defaults = (): Where => ({
+  path: process.env.PATH ?? '',
+  chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  nginx: '/usr/sbin/nginx',
+});
+
+function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+const onPath = (name: string, dirs: string) =>
+  dirs
+    .split(path.delimiter)
+    .filter(Boolean)
+    .some((dir) => executable(path.join(dir, name)));
+
+/** The Debian packages the tests need that are not installed, in install order. */
+export function missingPackages(where: Partial<Where> = {}): string[] {
+  const w = { ...defaults(), ...where };
+  const found: Record<string, boolean> = {
+    chromium: executable(w.chromium),
+    nginx: executable(w.nginx),
+    openssl: onPath('openssl', w.path),
+  };
+  return Object.keys(found).filter((pkg) => !found[pkg]);
+}
+
+/** What to print when some are missing: which, and the one command that installs them. */
+export function missingMessage(missing: string[]): string {
+  return [
+    `The tests also need Debian's ${missing.join(', ')} (not installed). Install with (as root):`,
+    `  apt-get update && apt-get install -y ${missing.join(' ')}`,
+  ].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const missing = missingPackages();
+  if (missing.length > 0) {
+    console.error(missingMessage(missing));
+    process.exit(1);
+  }
+}
