@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailTemplates, mailOutbox } from '#server/db/schema/index.ts';
+import { contactInfo, emailTemplates, mailOutbox } from '#server/db/schema/index.ts';
 import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
 import { FONT_STACKS } from '#shared/constants.ts';
 import { URL_MESSAGE } from '#shared/schemas/fields.ts';
@@ -152,6 +152,8 @@ describe('[LEADS][TEMPLATES] /api/admin/email-templates', { timeout: 60_000 }, (
   });
 
   it('the next notification is rendered with the template just activated; deleting it falls back to the default look', async () => {
+    // A real business mailbox to notify (the seeded one is an example address, which never is).
+    await t.s.db.update(contactInfo).set({ email: 'sales@harbor-federal.com' }).where(eq(contactInfo.isActive, true));
     const tpl = await create({ ...base, templateType: 'contact_notification', name: 'Loud', headerBgColor: '#ff00aa', isActive: true });
     const send = () =>
       t.s.request('/api/contact', {
