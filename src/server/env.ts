@@ -23,7 +23,8 @@ const envSchema = z.object({
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).max(43_200).default(1800),
   TRUST_PROXY: bool,
   SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().default('Procurement Services <no-reply@localhost>'),
+  /** The From of every e-mail; unset: the company's legal name <no-reply@localhost>. */
+  MAIL_FROM: z.string().optional(),
   CONTACT_NOTIFY_TO: z.string().optional(),
   /** Suspected spam older than this many days is deleted by a daily job (nothing else is). */
   /** At most this many inquiries an hour are e-mailed one by one; the rest go into the hourly digest. */

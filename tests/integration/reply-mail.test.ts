@@ -115,6 +115,8 @@ describe('[LEADS][REPLY] the sent reply reads as written', () => {
     const { mail, queued } = await replyAndReceive(id, 'dana.two@agency.gov', written);
     const start = `${written}\n\n-- \nSterling Federal Procurement LLC\nsales@sterlingfederal.us\n(202) 460-0100\nhttp://localhost:4321\n\n`;
     expect(mail.text.slice(0, start.length)).toBe(start);
+    // Without MAIL_FROM the message is from the business by name, as it is signed.
+    expect(mail.header('from')).toBe('Sterling Federal Procurement LLC <no-reply@localhost>');
     expect(mail.html).toContain('href="mailto:sales@sterlingfederal.us"');
     expect(mail.html).toContain('href="tel:2024600100"');
     expect(`${mail.text}\n${mail.html}`).not.toContain('example.com');

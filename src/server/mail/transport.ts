@@ -14,7 +14,12 @@ interface MailMessage {
   inReplyTo?: string | null;
   /** Space-separated Message-IDs. */
   references?: string | null;
+  /** The sender's display name when MAIL_FROM does not set one: the business's name. */
+  fromName?: string | null;
 }
+
+/** Without MAIL_FROM: the business's own name, at the no-reply address. */
+const DEFAULT_FROM = { name: 'Procurement Services', address: 'no-reply@localhost' };
 
 export interface MailTransport {
   /** 'smtp' or 'outbox' (local .eml files). */
@@ -35,9 +40,9 @@ function outboxDir(): string {
  * nodemailer's options for one message. Recipients are passed as address objects, so a value can
  * never be read as a list of several addresses, and every header value is encoded by nodemailer.
  */
-function mailOptions(from: string, m: MailMessage) {
+function mailOptions(from: string | undefined, m: MailMessage) {
   return {
-    from,
+    from: from ?? { ...DEFAULT_FROM, name: m.fromName?.trim() || DEFAULT_FROM.name },
     to: { name: '', address: m.to },
     subject: m.subject,
     text: m.text,

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import { now as clockNow } from '../auth/clock';
 import { getDb, type Db } from '../db/client';
-import { mailOutbox } from '../db/schema';
+import { companyProfile, mailOutbox } from '../db/schema';
 import { log } from '../log';
 import { createMailTransport, type MailTransport } from './transport';
 
@@ -53,6 +53,7 @@ export async function deliverDue(
 
   let sent = 0;
   let failed = 0;
+  const fromName = claimed.length > 0 ? await businessName(db) : null;
   for (const row of claimed) {
     try {
       const { messageId } = await transport.send({
@@ -64,6 +65,7 @@ export async function deliverDue(
         messageId: row.messageId,
         inReplyTo: row.inReplyTo,
         references: row.references,
+        fromName,
       });
       await db
         .update(mailOutbox)
@@ -98,6 +100,16 @@ interface MailWorker {
 }
 const KEY = Symbol.for('procurement.mailWorker');
 const registry = globalThis as unknown as Record<symbol, MailWorker | undefined>;
+
+/** Messages go out in the business's name, as replies are signed (a failed look-up only costs the name). */
+async function businessName(db: Db): Promise<string | null> {
+  try {
+    const [row] = await db.select({ name: companyProfile.legalName }).from(companyProfile).limit(1);
+    return row?.name ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Starts this process's delivery loop (npm start): a pass every `intervalMs`, and soon after
