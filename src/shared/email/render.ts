@@ -227,11 +227,6 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
   ].join('');
 }
 
-function signatureText(t: TemplateLook, ctx: RenderContext): string {
-  const website = safeHttpUrl(t.signatureWebsite, ctx.siteUrl) ? t.signatureWebsite : '';
-  return [t.signatureName, t.signatureEmail, website].filter(Boolean).join('\n');
-}
-
 function quoteText(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
