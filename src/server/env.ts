@@ -77,9 +77,17 @@ export function env(): Env {
       const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
       throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
     }
-    cached = { ...parsed.data, SITE_URL: parsed.data.SITE_URL ?? `http://localhost:${parsed.data.PORT || 4321}` };
+    cached = { ...parsed.data, SITE_URL: parsed.data.SITE_URL ?? currentSiteUrl() };
   }
   return cached;
+}
+
+/**
+ * SITE_URL as the environment gives it now, with env()'s rules but not its cache: a publish reads
+ * it each time, as a static build does.
+ */
+export function currentSiteUrl(): string {
+  return process.env.SITE_URL?.trim() || `http://localhost:${Number(process.env.PORT) || 4321}`;
 }
 
 /** Tests change process.env between files; this forgets the parsed copy. */

@@ -36,11 +36,16 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     const created = /^CREATE TABLE "(\w+)"/.exec(stmt);
     const added = /^ALTER TABLE "(\w+)" ADD COLUMN "(\w+)"/.exec(stmt);
     const indexed = /^CREATE (?:UNIQUE )?INDEX "(\w+)"/.exec(stmt);
+    const extension = /^CREATE EXTENSION IF NOT EXISTS (\w+)/.exec(stmt);
+    // An index whose operator class is looked up first is created in a DO block.
+    const indexedInBlock = /^DO \$\$[\s\S]*CREATE INDEX IF NOT EXISTS (\w+)/.exec(stmt);
     if (created) {
       tables.push(created[1]!);
       statements.push(`drop table "${created[1]}" cascade`);
     } else if (added) statements.push(`alter table "${added[1]}" drop column "${added[2]}"`);
     else if (indexed) statements.push(`drop index if exists "${indexed[1]}"`);
+    else if (indexedInBlock) statements.push(`drop index if exists "${indexedInBlock[1]}"`);
+    else if (extension) statements.push(`drop extension if exists "${extension[1]}" cascade`);
     else throw new Error(`undo by hand: ${stmt.slice(0, 80)}`);
   }
   return { statements: statements.reverse(), tables };

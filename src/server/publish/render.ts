@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SiteContent } from '../content/site-content';
-import { env } from '../env';
+import { currentSiteUrl } from '../env';
 import { projectRoot } from '../paths';
 import type { RenderPage } from '../web/astro-entry';
 import type { Builder } from './releases';
@@ -54,7 +54,7 @@ export function renderBuilder(render?: RenderPage): Builder {
     const client = path.join(outDir, 'client');
     await linkTree(path.join(projectRoot(), 'dist', 'client'), client);
     // Read at each publish, as a static build reads it: canonical links and feeds use it.
-    const site = env().SITE_URL;
+    const site = currentSiteUrl();
     for (const urlPath of releasePaths(content)) {
       // A stored slug that is not a plain path segment would name another file: refused.
       if (new URL(urlPath, site).pathname !== urlPath) throw new Error(`not a page path: ${JSON.stringify(urlPath)}`);
