@@ -176,12 +176,19 @@ test('[ADMIN][CONTACTS]: pages of 50 with Load more, the search asked of the ser
 
   await page.getByRole('button', { name: /^Spam/ }).click();
   const search = page.getByRole('searchbox', { name: 'Search submissions' });
+  // Typing asks the server once it pauses; until that answer the previous rows stay on screen (and
+  // may look the same), so wait for the answer to the whole search before using the list.
+  const searched = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/contact-submissions' && new URL(r.url()).searchParams.get('q') === `pager ${id}`,
+  );
   await search.pressSequentially(`pager ${id}`, { delay: 20 });
+  await searched;
   const rows = page.getByRole('row').filter({ hasText: `Pager ${id}` });
   await expect(rows).toHaveCount(50);
   await expect(page.getByText('Showing 50 of 51 submissions')).toBeVisible();
 
   const more = page.getByRole('button', { name: 'Load more' });
+  await expect(more).toBeEnabled();
   await more.focus();
   await expect(more).toBeFocused();
   await page.keyboard.press('Enter');

@@ -71,7 +71,14 @@ export function SubmissionsCard() {
             Showing {rows.length.toLocaleString('en-US')} of {plural(total, 'submission', 'submissions')}
           </p>
           {list.hasNextPage && (
-            <Button variant="secondary" size="sm" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+            // While a new filter's first page loads, the rows shown are the previous filter's: their
+            // next page is not the one to ask for.
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={list.isFetchingNextPage || list.isPlaceholderData}
+              onClick={() => void list.fetchNextPage()}
+            >
               {list.isFetchingNextPage ? 'Loading more...' : 'Load more'}
             </Button>
           )}
