@@ -168,7 +168,10 @@ function signatureHtml(lines: SignatureLine[], accent: string): string {
     .join('<br>');
 }
 
-/** `staff`: a message for the business's own people, without the signature and footer written for visitors. */
+/**
+ * One fixed layout around the blocks; a message signs itself with a `signature` block. `staff`: a
+ * message for the business's own people, without the footer written for visitors.
+ */
 function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Block[], { staff = false } = {}): string {
   const d = DEFAULT_TEMPLATE;
   const headerBg = color(t.headerBgColor, d.headerBgColor);
@@ -178,7 +181,6 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
   const accent = color(t.accentColor, d.accentColor);
   const fontStack = escapeHtml(font(t.fontFamily));
   const logo = safeHttpUrl(t.companyLogo, ctx.siteUrl);
-  const website = safeHttpUrl(t.signatureWebsite, ctx.siteUrl);
   const body = blocks
     .map((b) => {
       if (b.kind === 'text') return b.links ? paragraphsWithLinks(b.text, ctx.siteUrl) : paragraphs(b.text);
@@ -199,17 +201,6 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
       return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse">${rows}</table>`;
     })
     .join('');
-  // A message that places its own signature among its blocks does not get the template's.
-  const signature = blocks.some((b) => b.kind === 'signature')
-    ? ''
-    : signatureHtml(
-        [
-          { text: t.signatureName },
-          ...(t.signatureEmail ? [{ text: t.signatureEmail, href: `mailto:${t.signatureEmail}` }] : []),
-          ...(website ? [{ text: t.signatureWebsite, href: website }] : []),
-        ],
-        accent,
-      );
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
     `<title>${escapeHtml(heading)}</title></head>`,
@@ -221,7 +212,7 @@ function layout(t: TemplateLook, ctx: RenderContext, heading: string, blocks: Bl
       ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(ctx.siteName)}" height="40" style="display:block;height:40px;margin:0 0 12px;border:0">`
       : '',
     `<h1 style="margin:0;font-size:20px;line-height:1.3;color:${headerFg}">${escapeHtml(heading)}</h1></td></tr>`,
-    `<tr><td style="padding:24px">${body}${signature && !staff ? `<p style="margin:24px 0 0">${signature}</p>` : ''}</td></tr>`,
+    `<tr><td style="padding:24px">${body}</td></tr>`,
     staff ? '' : `<tr><td style="padding:16px 24px;border-top:3px solid ${accent};font-size:13px">${paragraphs(t.footerText)}</td></tr>`,
     '</table></td></tr></table></body></html>',
   ].join('');
