@@ -20,7 +20,8 @@ import { startTestServer, type TestServer } from './helpers/server';
 
 /**
  * What undoes the newest migration, read from its SQL: the tables it creates are dropped, the
- * columns and indexes it adds removed. A migration doing anything else has to be undone here by hand.
+ * columns, indexes, functions and triggers it adds removed. A migration doing anything else has to be
+ * undone here by hand.
  */
 function undoNewestMigration(): { statements: string[]; tables: string[] } {
   const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir(), 'meta', '_journal.json'), 'utf8')) as {
@@ -39,6 +40,10 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     const extension = /^CREATE EXTENSION IF NOT EXISTS (\w+)/.exec(stmt);
     // An index whose operator class is looked up first is created in a DO block.
     const indexedInBlock = /^DO \$\$[\s\S]*CREATE INDEX IF NOT EXISTS (\w+)/.exec(stmt);
+    const fn = /^CREATE FUNCTION "(\w+)"\(\)/.exec(stmt);
+    const trigger = /^CREATE (?:CONSTRAINT )?TRIGGER "(\w+)" [\s\S]*? ON "(\w+)"/.exec(stmt);
+    // Rows put into a table the migration creates go with the table.
+    const seeded = /^INSERT INTO "(\w+)"/.exec(stmt);
     if (created) {
       tables.push(created[1]!);
       statements.push(`drop table "${created[1]}" cascade`);
@@ -46,6 +51,9 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     else if (indexed) statements.push(`drop index if exists "${indexed[1]}"`);
     else if (indexedInBlock) statements.push(`drop index if exists "${indexedInBlock[1]}"`);
     else if (extension) statements.push(`drop extension if exists "${extension[1]}" cascade`);
+    else if (fn) statements.push(`drop function if exists "${fn[1]}"() cascade`);
+    else if (trigger) statements.push(`drop trigger if exists "${trigger[1]}" on "${trigger[2]}"`);
+    else if (seeded && tables.includes(seeded[1]!)) continue;
     else throw new Error(`undo by hand: ${stmt.slice(0, 80)}`);
   }
   return { statements: statements.reverse(), tables };

@@ -264,6 +264,66 @@ describe('[LEADS][API] counts, ETags and one submission', () => {
     },
   );
 
+  it('a poll is answered from the cache until the leads stamp moves, and every change that shows moves it', async () => {
+    const m = marker();
+    const path = `/api/contact-submissions?q=${m}`;
+    const stamp = async () => {
+      const [row] = await t.s.db
+        .execute(sql`select n::int as n from change_stamp where name = 'leads'`)
+        .then((r) => ('rows' in r ? r.rows : r) as { n: number }[]);
+      return row!.n;
+    };
+    const [row] = await insert([lead({ message: `${m} cached` })]);
+    const first = await list(path);
+    expect(first.body.map((r) => r.status)).toEqual(['pending']);
+
+    // A change the triggers do not see (they are off) is not shown: the answer comes from the cache.
+    await t.s.db.execute(sql`alter table contact_submission disable trigger contact_submission_leads_stamp`);
+    try {
+      await t.s.db.execute(sql`update contact_submission set status = 'completed' where id = ${row!.id}`);
+    } finally {
+      await t.s.db.execute(sql`alter table contact_submission enable trigger contact_submission_leads_stamp`);
+    }
+    expect((await list(path)).body.map((r) => r.status)).toEqual(['pending']);
+
+    // Any other committed change to a submission moves the stamp, and the next poll shows both.
+    let before = await stamp();
+    await t.s.db.execute(sql`update contact_submission set company = 'Navy Supply' where id = ${row!.id}`);
+    expect(await stamp()).toBe(before + 1);
+    expect((await list(path)).body).toMatchObject([{ status: 'completed', company: 'Navy Supply' }]);
+
+    // One transaction of many changes moves it once.
+    before = await stamp();
+    await t.s.db.transaction(async (tx) => {
+      await tx.execute(sql`update contact_submission set status = 'in_progress' where id = ${row!.id}`);
+      await tx.execute(sql`update contact_submission set status = 'pending' where id = ${row!.id}`);
+      await tx.insert(contactResponses).values({ submissionId: row!.id, message: 'Thanks, Pat.' });
+    });
+    expect(await stamp()).toBe(before + 1);
+    expect((await list(path)).body[0]!.responses).toHaveLength(1);
+
+    // A reply's delivery and a replier's name show in the list; a staff notification does not move the stamp.
+    before = await stamp();
+    await t.s.db.execute(
+      sql`insert into mail_outbox (kind, to_address, subject, text_body) values ('contact.notification', 'sales@harbor-federal.com', 'New inquiry', 'Text')`,
+    );
+    expect(await stamp()).toBe(before);
+    const [outbox] = await t.s.db
+      .execute(
+        sql`insert into mail_outbox (kind, to_address, subject, text_body, status) values ('contact.response', 'pat@agency.gov', 'Re', 'Text', 'sent') returning id`,
+      )
+      .then((r) => ('rows' in r ? r.rows : r) as { id: number }[]);
+    expect(await stamp()).toBe(before + 1);
+    await t.s.db.execute(sql`update contact_response set outbox_id = ${outbox!.id} where submission_id = ${row!.id}`);
+    expect((await list(path)).body[0]!.responses).toMatchObject([{ delivery: { status: 'sent' } }]);
+
+    // Counts follow the same stamp.
+    const counts = async () => ((await (await get('/api/contact-submissions/counts')).json()) as { spam: number }).spam;
+    const spam = await counts();
+    await t.s.db.execute(sql`update contact_submission set is_spam = true where id = ${row!.id}`);
+    expect(await counts()).toBe(spam + 1);
+  });
+
   it('GET /api/contact-submissions/{id}: the submission with its responses; 404 and 400 as JSON', async () => {
     const [row] = await insert([lead({ name: 'Solo Buyer', solicitation: 'RFQ-1', buyerType: 'government', responseDue: '2026-12-03' })]);
     await t.s.db.insert(contactResponses).values({ submissionId: row!.id, message: 'On it' });

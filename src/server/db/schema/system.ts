@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { publishJobStatus } from './enums';
 
 /** Small key/value facts about this installation (seeded-at marker, publish state). */
@@ -84,4 +84,15 @@ export const appInstances = pgTable('app_instance', {
   releaseId: text('release_id'),
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Change stamps: a row per set of tables whose answers the server caches, bumped (once per
+ * transaction, as it commits) by triggers on those tables, so an unchanged stamp means every
+ * answer computed from them is still true. 'leads': the Contacts tab (submissions, responses,
+ * reply delivery, the names of who replied). Migration 0007 holds the triggers.
+ */
+export const changeStamps = pgTable('change_stamp', {
+  name: text('name').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull().default(0),
 });
