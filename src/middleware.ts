@@ -6,7 +6,7 @@ import { clientAddress } from '#server/client-ip.ts';
 import { json } from '#server/http.ts';
 import { isCrossSite } from '#server/web/csrf.ts';
 import { snapshotContent } from '#server/content/site-content.ts';
-import { RELEASE_ROUTES } from '#server/publish/routes.ts';
+import { RELEASE_ROUTES } from '#server/content/routes.ts';
 import { withPageCsp } from '#server/web/security-headers.ts';
 import { BACKGROUND_HEADER, IDLE_HEADER } from '#shared/session.ts';
 

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { PUBLIC_PAGES } from '#server/publish/routes.ts';
+import { PUBLIC_PAGES } from '#server/content/routes.ts';
 import { median, startCommand } from './shared';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');

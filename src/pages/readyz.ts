@@ -1,5 +1,5 @@
 import { json } from '#server/http.ts';
-import { readiness } from '#server/services/health.ts';
+import { readiness } from '#server/health.ts';
 
 export const prerender = false;
 

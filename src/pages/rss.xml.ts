@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { loadSiteContent } from '#server/content/site-content.ts';
-import { publishedInsights } from '#server/publish/routes.ts';
+import { publishedInsights } from '#server/content/routes.ts';
 import { categoryLabel, excerptOf } from '#lib/format.ts';
 import { absoluteUrl, xmlEscape } from '#shared/seo.ts';
 import { companyOf } from '#shared/company.ts';

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { loadSiteContent } from '#server/content/site-content.ts';
-import { PUBLIC_PAGES, publishedInsights } from '#server/publish/routes.ts';
+import { PUBLIC_PAGES, publishedInsights } from '#server/content/routes.ts';
 import { absoluteUrl, xmlEscape } from '#shared/seo.ts';
 
 /** Every public page and every published insight, with absolute URLs from SITE_URL. */

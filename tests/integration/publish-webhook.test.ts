@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attemptsOf, listJobs } from '#server/publish/jobs.ts';
-import { requestPublish, startPublisher, type Publisher } from '#server/publish/publisher.ts';
+import { startPublisher, type Publisher } from '#server/publish/publisher.ts';
+import { recordChange, type ContentKind } from '#server/content/changes.ts';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 
 /** A deploy hook stand-in: answers each call with the next status of `script` (then 200). */
@@ -34,6 +35,9 @@ let cookie: string;
 const receiver = new Receiver();
 let publisher: Publisher | undefined;
 const sleeps: number[] = [];
+
+/** What a service records after saving row `id` of `kind`. */
+const changed = (kind: ContentKind, id = 1) => recordChange({ kind, id, action: 'updated' });
 
 /** The publisher's clock: tests that need the debounce window held open move it by hand. */
 let clock: number | undefined;
@@ -91,7 +95,7 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
     await start();
     expect(publisher!.mode).toBe('webhook');
     clock = Date.now();
-    for (const reason of ['header', 'services', 'header']) await requestPublish(reason);
+    for (const kind of ['header', 'service', 'header'] as const) await changed(kind);
     // Still inside the debounce window: one job waits, nothing was called.
     await publisher!.tick();
     expect((await status()).state).toBe('queued');
@@ -102,7 +106,7 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
     expect(s.state).toBe('idle');
     expect(receiver.calls).toHaveLength(1);
     expect(receiver.calls[0]!.secret).toBe('s3cret');
-    expect(receiver.calls[0]!.body.reason).toBe('header, services');
+    expect(receiver.calls[0]!.body.reason).toBe('header 1 updated, service 1 updated');
     const job = (await listJobs(server.db)).at(-1)!;
     expect(job).toMatchObject({ status: 'succeeded', mode: 'webhook', attempts: 1 });
     expect((await attemptsOf(server.db, job.id)).map((a) => a.statusCode)).toEqual([200]);
@@ -115,7 +119,7 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
   it('retries with backoff while the hook answers 500, each attempt recorded, then stops at the first success', async () => {
     await start();
     receiver.script = [500, 500];
-    await requestPublish('insight');
+    await changed('insight');
     const s = await settled();
     expect(s).toMatchObject({ state: 'idle', lastError: null });
     expect(receiver.calls).toHaveLength(3);
@@ -135,13 +139,13 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
   it('a hook that keeps failing reports failed with the error; the next write tries again', async () => {
     await start(3);
     receiver.script = [500, 500, 500];
-    await requestPublish('documents');
+    await changed('document');
     const failed = await settled();
     expect(failed.state).toBe('failed');
     expect(failed.lastError).toBe('deploy hook answered 500 (after 3 attempts)');
     expect(receiver.calls).toHaveLength(3);
 
-    await requestPublish('documents again');
+    await changed('document', 2);
     expect(await settled()).toMatchObject({ state: 'idle', lastError: null });
     expect(receiver.calls).toHaveLength(4);
   });
@@ -149,13 +153,13 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
   it('writes during a call lead to exactly one more call', async () => {
     await start();
     receiver.delayMs = 600;
-    await requestPublish('first');
+    await changed('header');
     for (let i = 0; i < 100 && receiver.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await status()).state).toBe('building');
-    await requestPublish('second');
-    await requestPublish('third');
+    await changed('feature');
+    await changed('service');
     await settled();
-    expect(receiver.calls.map((c) => c.body.reason)).toEqual(['first', 'second, third']);
+    expect(receiver.calls.map((c) => c.body.reason)).toEqual(['header 1 updated', 'feature 1 updated, service 1 updated']);
   });
 
   it('POST /api/admin/publish publishes now; both endpoints are admin only', async () => {

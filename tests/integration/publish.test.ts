@@ -4,11 +4,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headerContent, insights, publishJobs } from '#server/db/schema/index.ts';
 import { listJobs } from '#server/publish/jobs.ts';
-import { requestPublish, startPublisher, type Publisher, type PublisherOptions } from '#server/publish/publisher.ts';
+import { startPublisher, type Publisher, type PublisherOptions } from '#server/publish/publisher.ts';
+import { publishContent } from '#server/publish/go-live.ts';
+import { recordChange } from '#server/content/changes.ts';
 import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
 import { createUser } from '#server/services/users.ts';
 import { FEATURED_INSIGHT_LINKS } from '#shared/site-config.ts';
-import { liveRelease, liveSite, publishContent } from '#server/web/live-site.ts';
+import { liveRelease, liveSite } from '#server/web/live-site.ts';
 import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 
@@ -51,6 +53,9 @@ async function settled(timeoutMs = 150_000) {
 async function setTitle(title: string) {
   await server.db.update(headerContent).set({ title }).where(eq(headerContent.isActive, true));
 }
+
+/** What a service records after a save (the tests above write the rows themselves). */
+const changed = (kind: 'header' | 'insight', id: number) => recordChange({ kind, id, action: 'updated' });
 
 async function home(): Promise<string> {
   const res = await server.request('/');
@@ -112,7 +117,7 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
         .update(insights)
         .set({ isPublished: on, publicationDate: on ? new Date(starting.publicationDate) : null })
         .where(eq(insights.slug, link.slug));
-      await requestPublish('insight');
+      await changed('insight', 1);
       await settled();
     };
     await setPublished(false);
@@ -129,7 +134,7 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     const before = await status();
     await setTitle('Fast Publishing Title');
     const t0 = Date.now();
-    await requestPublish('header');
+    await changed('header', 1);
     while (!(await home()).includes('Fast Publishing Title') && Date.now() - t0 < 60_000) {
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -142,22 +147,35 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     expect(s.lastDurationMs).toBeGreaterThan(0);
   });
 
+  it('a save in the back office is published: the service records the change, the publisher builds it', async () => {
+    const profile = (await (await server.request('/api/admin/company-profile', { cookie })).json()) as { id: number; version: number };
+    const res = await server.request('/api/admin/company-profile', {
+      method: 'PATCH',
+      cookie,
+      json: { tagline: 'Saved In The Back Office', version: profile.version },
+    });
+    expect(res.status).toBe(200);
+    await settled();
+    expect(await home()).toContain('Saved In The Back Office');
+    expect((await listJobs(server.db)).at(-1)).toMatchObject({ status: 'succeeded', reason: `company-profile ${profile.id} updated` });
+  });
+
   it('edits made during a build lead to exactly one more build, and close ones coalesce', async () => {
     const before = (await listJobs(server.db)).length;
     await setTitle('Edit One');
-    await requestPublish('edit 1');
+    await changed('header', 1);
     for (let i = 0; i < 400 && (await status()).state !== 'building'; i++) await new Promise((r) => setTimeout(r, 10));
     expect((await status()).state).toBe('building');
     await setTitle('Edit Two');
-    await requestPublish('edit 2');
+    await changed('header', 2);
     await setTitle('Edit Three');
-    await requestPublish('edit 3');
+    await changed('header', 3);
     expect((await status()).state).toBe('building');
     await settled();
     const jobs = (await listJobs(server.db)).slice(before);
     expect(jobs.map((j) => [j.status, j.reason])).toEqual([
-      ['succeeded', 'edit 1'],
-      ['succeeded', 'edit 2, edit 3'],
+      ['succeeded', 'header 1 updated'],
+      ['succeeded', 'header 2 updated, header 3 updated'],
     ]);
     expect(await home()).toContain('Edit Three');
   });
@@ -185,7 +203,7 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     };
     const loops = Array.from({ length: 8 }, loop);
     await setTitle('Swapped Under Load');
-    await requestPublish('swap under load');
+    await changed('header', 1);
     await settled();
     await new Promise((r) => setTimeout(r, 200));
     stop = true;
@@ -200,7 +218,7 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     await restart({ expectedFiles: () => ['/index.html', '/no-such-page.html'] });
     const live = liveRelease()!.id;
     await setTitle('Never Published');
-    await requestPublish('broken');
+    await changed('header', 1);
     const s = await settled();
     expect(s.state).toBe('failed');
     expect(s.lastError).toBe('build is missing 1 page(s): /no-such-page.html');
@@ -218,7 +236,7 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     process.env.SITE_URL = 'not a url';
     try {
       await restart();
-      await requestPublish('bad configuration');
+      await changed('header', 1);
       const s = await settled();
       expect(s.state).toBe('failed');
       expect(s.lastError).toMatch(/Invalid URL/);

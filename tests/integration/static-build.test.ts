@@ -11,7 +11,7 @@ import { snapshotContent, type SiteContent } from '#server/content/site-content.
 import { setDbHandle } from '#server/db/client.ts';
 import { seed } from '#server/db/seed.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
-import { expectedFiles } from '#server/publish/routes.ts';
+import { expectedFiles } from '#server/content/routes.ts';
 import { openTestDatabase } from './helpers/db';
 
 const RELEASES = `.releases-test-${process.pid}`;

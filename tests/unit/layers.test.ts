@@ -30,6 +30,21 @@ const FORBIDDEN: [layer: string, file: string, line: string][] = [
   ['public page → admin', 'src/pages/about.astro', "import { AdminApp } from '#admin/admin-app.tsx';"],
   ['island → admin', 'src/components/site/contact-form.tsx', "import { AdminApp } from '#admin/admin-app.tsx';"],
   ['layout → admin', 'src/layouts/SiteLayout.astro', "import { AdminApp } from '../admin/admin-app';"],
+  // The rooms inside src/server (eslint.config.js draws the one way their imports go).
+  ['services → publish', 'src/server/services/header.ts', "import { publishNow } from '../publish/publisher';"],
+  ['services → publish (alias)', 'src/server/services/header.ts', "import { publishNow } from '#server/publish/publisher.ts';"],
+  ['services → web', 'src/server/services/header.ts', "import { liveSite } from '../web/live-site';"],
+  ['content → services', 'src/server/content/site-content.ts', "import { updateHeader } from '../services/header';"],
+  ['content → publish', 'src/server/content/changes.ts', "import { startPublisher } from '../publish/publisher';"],
+  ['web → publish', 'src/server/web/live-site.ts', "import { buildRelease } from '../publish/releases';"],
+  ['web → publish (alias)', 'src/server/web/astro-entry.ts', "import type { Builder } from '#server/publish/render.ts';"],
+  ['publish → web internals', 'src/server/publish/go-live.ts', "import { createAppServer } from '../web/app-server';"],
+  ['publish → services', 'src/server/publish/publisher.ts', "import { updateHeader } from '../services/header';"],
+  ['db → publish', 'src/server/db/seed.ts', "import { publishNow } from '../publish/publisher';"],
+  ['db/backup → db/client', 'src/server/db/backup.ts', "import { getDb } from './client';"],
+  ['storage → db', 'src/server/storage/storage.ts', "import { getDb } from '../db/client';"],
+  ['storage driver → storage choice', 'src/server/storage/local-disk.ts', "import { storage } from './storage';"],
+  ['storage contract → storage choice', 'src/server/storage/file-storage.ts', "import { storage } from '#server/storage/storage.ts';"],
 ];
 
 describe('[GATE][LAYERS] forbidden imports fail the lint', () => {
@@ -45,5 +60,10 @@ describe('[GATE][LAYERS] forbidden imports fail the lint', () => {
     expect(await boundaryErrors('src/admin/admin-app.tsx', "import type { SessionUser } from '#shared/session.ts';")).toEqual([]);
     expect(await boundaryErrors('src/server/env.ts', "import { LIMITS } from '#shared/constants.ts';")).toEqual([]);
     expect(await boundaryErrors('src/pages/admin/index.astro', "import { AdminApp as A } from '#admin/admin-app.tsx';")).toEqual([]);
+    expect(await boundaryErrors('src/server/services/header.ts', "import { onContentChange } from '../content/changes';")).toEqual([]);
+    expect(await boundaryErrors('src/server/publish/follower.ts', "import { serveRelease } from '../web/live-site';")).toEqual([]);
+    expect(await boundaryErrors('src/server/publish/follower.ts', "import { lookup } from '#server/web/static-site.ts';")).toEqual([]);
+    expect(await boundaryErrors('src/server/db/client.ts', "import { countRows } from './backup';")).toEqual([]);
+    expect(await boundaryErrors('src/server/storage/storage.ts', "import { isKey } from './file-storage';")).toEqual([]);
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import { requireAdmin } from '#server/auth/guard.ts';
 import { defineHandler, json, readJson } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createFeature } from '#server/services/features.ts';
-import { listFeatures } from '#server/services/public-content.ts';
+import { listFeatures } from '#server/content/public-content.ts';
 
 export const prerender = false;
 

@@ -1,6 +1,6 @@
 import { getDb } from '#server/db/client.ts';
 import { defineHandler, json } from '#server/http.ts';
-import { listInsights } from '#server/services/public-content.ts';
+import { listInsights } from '#server/content/public-content.ts';
 
 export const prerender = false;
 

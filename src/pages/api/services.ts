@@ -4,7 +4,7 @@ import { defineHandler, json, readJson } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createService } from '#server/services/offerings.ts';
 import { serviceSchema } from '#shared/schemas/service.ts';
-import { listServices } from '#server/services/public-content.ts';
+import { listServices } from '#server/content/public-content.ts';
 
 export const prerender = false;
 

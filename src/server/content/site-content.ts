@@ -3,18 +3,18 @@ import { inArray } from 'drizzle-orm';
 import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
 import type { ImageMeta } from '#shared/images.ts';
 import { closeDb, getDb, type Db } from '../db/client';
-import { getCompanyProfile } from '../services/company-profile';
 import { uploads } from '../db/schema';
 import {
   getActiveBlock,
   getActiveContactInfo,
   getActiveHeader,
   getActiveHeaderCta,
+  getCompanyProfile,
   listDocuments,
   listFeatures,
   listInsights,
   listServices,
-} from '../services/public-content';
+} from './public-content';
 
 type Awaited2<T> = T extends Promise<infer U> ? U : T;
 /** Dates become ISO strings: the snapshot travels as JSON between the server and the build. */

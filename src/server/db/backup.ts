@@ -6,7 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { log } from '../log';
 import { migrationsDir } from '../paths';
-import type { Db, DbHandle } from './client';
+import type { Db, DbHandle } from './types';
 
 /*
  * Backups. One file, a tar archive:

@@ -1,7 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
-import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import type { Sql } from 'postgres';
 import { env } from '../env';
 import { log } from '../log';
@@ -9,23 +7,9 @@ import { dataDir, migrationsDir } from '../paths';
 import { appliedMigrations, backupBeforeMigration, migrationNames } from './backup';
 import { acquireDirLock } from './lock';
 import * as schema from './schema';
+import type { Db, DbHandle } from './types';
 
-type Schema = typeof schema;
-/** Both drivers expose the same query builder; PGlite's instance is typed as this one. */
-export type Db = PostgresJsDatabase<Schema>;
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-export interface DbHandle {
-  db: Db;
-  kind: 'pglite' | 'postgres';
-  /** Human-readable location (directory or masked URL). */
-  where: string;
-  /** The embedded database's own client (backups: its data directory dump and COPY). */
-  pglite?: PGlite;
-  /** The migrations opening it applied, in order (empty: it was up to date). */
-  applied?: string[];
-  close(): Promise<void>;
-}
+export type { Db, DbHandle, Tx } from './types';
 
 export interface OpenOptions {
   /** Postgres URL; when absent PGlite is used. */

@@ -4,7 +4,7 @@ import type { ContentSection } from '#shared/constants.ts';
 import { generatePassword } from '../auth/password';
 import { env } from '../env';
 import { log } from '../log';
-import { ensureCompanyProfile } from '../services/company-profile';
+import { ensureCompanyProfile } from '../content/public-content';
 import { countAdmins, createUser } from '../services/users';
 import type { Db } from './client';
 import { appMeta, contactInfo, contentBlocks, emailTemplates, features, headerContent, headerCta, insights, services } from './schema';

@@ -4,9 +4,10 @@ import { contentChanged } from '../content/generation';
 import type { SiteContent } from '../content/site-content';
 import type { DbHandle } from '../db/client';
 import { log } from '../log';
-import { goLive, liveRelease, publishContent } from '../web/live-site';
+import { liveRelease, type ReleaseInfo } from '../web/live-site';
 import { heartbeat, leave, newestVersion, recordVersion, VERSION_CHANNEL, versionContent, type ContentVersion } from './fleet';
-import { codeVersion, contentHash, readRelease, type BuildOptions, type ReleaseInfo } from './releases';
+import { goLive, publishContent } from './go-live';
+import { codeVersion, contentHash, readRelease, type BuildOptions } from './releases';
 
 /*
  * Keeps this instance on the newest published content when several instances share one Postgres,

@@ -1,22 +1,24 @@
+import { describeChange, onContentChange } from '../content/changes';
 import { contentChanged } from '../content/generation';
 import { snapshotContent, type SiteContent } from '../content/site-content';
 import { getDb, getDbHandle } from '../db/client';
 import type { PublishJob } from '../db/schema';
 import { env } from '../env';
 import { log } from '../log';
-import { ensureRelease } from '../web/live-site';
 import { newestVersion } from './fleet';
 import { startFollower } from './follower';
+import { ensureRelease } from './go-live';
 import { claim, enqueue, fail, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
-import type { Builder } from './releases';
+import type { Builder } from './render';
 import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook';
 
 /*
- * Publishing. Every write that changes a public page calls `requestPublish`. The publisher that
- * the server starts (scripts/start.ts) records the request as a publish job in the database and
- * runs due jobs one at a time: the pages rendered by the server bundle in this process (render.ts),
- * checked and swapped in atomically, or a call of the deploy hook (REBUILD_WEBHOOK_URL). Without a started publisher (the
- * integration tests of other features) a request is only logged: nothing builds.
+ * Publishing, one way: services record that content changed (content/changes.ts); the publisher
+ * that the server starts (scripts/start.ts) subscribes, records each change as a publish job in the
+ * database and runs due jobs one at a time: the pages rendered by the server bundle in this process
+ * (render.ts), checked, and handed to the web layer as a finished release (go-live.ts), or a call
+ * of the deploy hook (REBUILD_WEBHOOK_URL). Without a started publisher (the integration tests of
+ * other features) a change is only logged: nothing builds.
  */
 
 export interface PublisherOptions {
@@ -34,7 +36,7 @@ export interface PublisherOptions {
   webhook?: (Partial<WebhookConfig> & { url: string }) | null;
   /** How releases are made: rendered by the server bundle in this process (render.ts) by default. */
   builder?: Builder;
-  /** The files a release must contain (routes.ts by default). */
+  /** The files a release must contain (content/routes.ts by default). */
   expectedFiles?: (content: SiteContent) => string[];
   /** Serve the current release or build one before answering (default true). */
   ensureRelease?: boolean;
@@ -51,21 +53,6 @@ export interface Publisher {
 
 const KEY = Symbol.for('procurement.publisher');
 const g = globalThis as unknown as Record<symbol, Publisher | undefined>;
-
-/**
- * Asks for a publish after a write that changes a public page. Resolves once the request is
- * recorded (awaiting it is optional; it never rejects).
- */
-export function requestPublish(reason: string): Promise<void> {
-  // The write is done: answers kept for visitors (web/public-api-cache.ts) are made again.
-  contentChanged();
-  const publisher = g[KEY];
-  if (!publisher) {
-    log.debug('publish requested (no publisher running)', { reason });
-    return Promise.resolve();
-  }
-  return publisher.request(reason).catch((err) => log.error('recording a publish request failed', { reason, err }));
-}
 
 /** POST /api/admin/publish: queue a publish even when this process runs no publisher. */
 export async function publishNow(reason: string): Promise<void> {
@@ -206,6 +193,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       clearTimeout(timer);
       clearTimeout(newYear);
       clearInterval(poll);
+      unsubscribe();
       if (g[KEY] === publisher) g[KEY] = undefined;
       await running;
       await follower.stop();
@@ -228,6 +216,8 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
   };
   armNewYear();
 
+  // From here on, every change a service records becomes a publish request.
+  const unsubscribe = onContentChange((change) => publisher.request(describeChange(change)));
   g[KEY] = publisher;
   void tick();
   return publisher;

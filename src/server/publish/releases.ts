@@ -1,31 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { expectedFiles as defaultExpectedFiles } from '../content/routes';
 import type { SiteContent } from '../content/site-content';
 import { log } from '../log';
 import { projectRoot } from '../paths';
+import type { ReleaseInfo } from '../web/live-site';
 import { precompress } from '../web/static-site';
-import { renderBuilder } from './render';
-import { expectedFiles as defaultExpectedFiles } from './routes';
-
-export interface ReleaseInfo {
-  id: string;
-  contentHash: string;
-  codeVersion: string;
-  builtAt: string;
-  durationMs: number;
-  /** Of which rendering the pages (the rest: checking and compressing). */
-  astroMs?: number;
-  pages: number;
-}
-
-/** Makes the static pages of the snapshot file in `outDir/client` (render.ts renders them with the server bundle). */
-export type Builder = (outDir: string, snapshotFile: string) => Promise<void>;
+import { renderBuilder, type Builder } from './render';
 
 export interface BuildOptions {
   /** How the pages are made; rendered by the server bundle (render.ts) by default. */
   builder?: Builder;
-  /** The files the release must contain; `routes.ts` by default. */
+  /** The files the release must contain; `content/routes.ts` by default. */
   expectedFiles?: (content: SiteContent) => string[];
   /** The live release: unchanged files reuse its compressed copies. */
   previous?: ReleaseInfo | null;

@@ -5,13 +5,12 @@ import type { SiteContent } from '../content/site-content';
 import { currentSiteUrl } from '../env';
 import { projectRoot } from '../paths';
 import type { RenderPage } from '../web/astro-entry';
-import type { Builder } from './releases';
-import { pageFile, releasePaths } from './routes';
+import { pageFile, releasePaths } from '../content/routes';
 
 /*
  * Render on publish: the server bundle (dist/server) already holds Astro's renderer and every
  * page, so a release is made in this process, with no second bundler: the bundle's client files
- * (hashed assets, public/) are linked in, then each route of `routes.ts` is rendered from the
+ * (hashed assets, public/) are linked in, then each route of `content/routes.ts` is rendered from the
  * content snapshot and written as the file a static build would write.
  */
 
@@ -42,6 +41,9 @@ async function linkTree(from: string, to: string): Promise<void> {
     await fs.link(path.join(from, rel), target).catch(() => fs.copyFile(path.join(from, rel), target));
   }
 }
+
+/** Makes the static pages of the snapshot file in `outDir/client` (`renderBuilder` renders them with the server bundle). */
+export type Builder = (outDir: string, snapshotFile: string) => Promise<void>;
 
 /** The not-found pages answer 404 by design; every other route must answer 200. */
 const expectedStatus = (urlPath: string) => (urlPath.endsWith('/404') ? 404 : 200);

@@ -1,30 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { companyProfilePatchSchema } from '#shared/schemas/company-profile.ts';
-import { STARTING_COMPANY } from '#shared/company.ts';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
+import { recordChange } from '../content/changes';
+import { getCompanyProfile } from '../content/public-content';
 import { companyProfile, type CompanyProfile } from '../db/schema';
-import { requestPublish } from '../publish/publisher';
 import type { Actor } from './audit';
 import { updateRow } from './versioned';
-
-/** Creates the profile row once (every start; an existing install gets it on upgrade). */
-export async function ensureCompanyProfile(db: Db): Promise<boolean> {
-  const inserted = await db
-    .insert(companyProfile)
-    .values({ ...STARTING_COMPANY })
-    .onConflictDoNothing({ target: companyProfile.singleton })
-    .returning({ id: companyProfile.id });
-  return inserted.length > 0;
-}
-
-/** GET /api/admin/company-profile: the profile with its version (created if missing). */
-export async function getCompanyProfile(db: Db): Promise<CompanyProfile> {
-  const [row] = await db.select().from(companyProfile).where(eq(companyProfile.singleton, true));
-  if (row) return row;
-  await ensureCompanyProfile(db);
-  return getCompanyProfile(db);
-}
 
 /** PATCH /api/admin/company-profile: any subset of the fields, refused (409) on a stale version. */
 export async function updateCompanyProfile(db: Db, patch: z.output<typeof companyProfilePatchSchema>, actor: Actor) {
@@ -38,6 +20,6 @@ export async function updateCompanyProfile(db: Db, patch: z.output<typeof compan
     { ...fields, ...(figures ? { figures: sql`${companyProfile.figures} || ${JSON.stringify(figures)}::jsonb` } : {}), version },
     { actor, entity: 'company_profile', notFound: 'Company profile not found' },
   );
-  await requestPublish('company profile updated');
+  await recordChange({ kind: 'company-profile', id: current.id, action: 'updated' });
   return after;
 }

@@ -7,7 +7,7 @@ import type { Actor } from './audit';
 import { createBlock, listBlocks, updateBlock } from './content-blocks';
 import { createHeader, listHeaders, updateHeader } from './header';
 import { createHeaderCta, listHeaderCtas, updateHeaderCta } from './header-cta';
-import { isPublicSection } from './public-content';
+import { isPublicSection } from '../content/public-content';
 
 /*
  * The /api/content/{section} family routes to the right store: the header and header CTA have

@@ -5,9 +5,9 @@ import { activeFlag } from '#shared/schemas/fields.ts';
 import type { Db } from '../db/client';
 import { contentBlocks, type ContentBlock } from '../db/schema';
 import { HttpError } from '../http';
-import { requestPublish } from '../publish/publisher';
+import { recordChange } from '../content/changes';
 import type { Actor } from './audit';
-import { presentBlock } from './public-content';
+import { presentBlock } from '../content/public-content';
 import { createRow, updateRow } from './versioned';
 
 /** Columns a content block body may set; `subtitle` and `active` are folded in first. */
@@ -42,7 +42,7 @@ export async function createBlock(db: Db, section: ContentSection, body: unknown
   const input = contentCreateSchema(section).parse(body);
   const values = { section, isActive: true, ...toColumns(section, input) };
   const created = await createRow<ContentBlock>(db, contentBlocks, values, { actor, entity: `content:${section}` });
-  await requestPublish(`content ${section} created`);
+  await recordChange({ kind: 'content-block', id: created.id, action: 'created' });
   return presentBlock(created);
 }
 
@@ -64,6 +64,6 @@ export async function updateBlock(db: Db, id: number, body: unknown, actor: Acto
       prepare: (_tx, row) => toColumns(row.section, fields, row),
     },
   );
-  await requestPublish(`content ${stored.section} updated`);
+  await recordChange({ kind: 'content-block', id, action: 'updated' });
   return presentBlock(after);
 }

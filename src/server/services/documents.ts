@@ -17,8 +17,9 @@ import { getDb, type Db, type Tx } from '../db/client';
 import { documents, uploads, type Document, type Upload } from '../db/schema';
 import { HttpError } from '../http';
 import { log } from '../log';
-import { requestPublish } from '../publish/publisher';
-import { TooLargeError, storage } from '../storage/storage';
+import { recordChange } from '../content/changes';
+import { TooLargeError } from '../storage/file-storage';
+import { storage } from '../storage/storage';
 import { recordAudit, type Actor } from './audit';
 import { createRow, updateRow } from './versioned';
 
@@ -217,14 +218,14 @@ export async function createDocument(db: Db, input: z.output<typeof documentSche
     },
     { actor, entity: 'document' },
   );
-  await requestPublish('document created');
+  await recordChange({ kind: 'document', id: created.id, action: 'created' });
   return created;
 }
 
 /** PUT /api/documents/{id}: metadata only; a stale version is refused (409). */
 export async function updateDocument(db: Db, id: number, patch: z.output<typeof documentPatchSchema>, actor: Actor): Promise<Document> {
   const { after } = await updateRow<Document>(db, documents, id, patch, { actor, entity: 'document', notFound: 'Document not found' });
-  await requestPublish('document updated');
+  await recordChange({ kind: 'document', id, action: 'updated' });
   return after;
 }
 
@@ -243,7 +244,7 @@ export async function deleteDocument(db: Db, id: number, actor: Actor): Promise<
     return { row: doc, key: file?.key };
   });
   if (key) await (await storage()).delete(key).catch((err: unknown) => log.warn('removing a document file failed', { key, err }));
-  await requestPublish('document deleted');
+  await recordChange({ kind: 'document', id, action: 'deleted' });
   return row;
 }
 

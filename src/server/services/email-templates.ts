@@ -1,15 +1,15 @@
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import type { TemplateType } from '#shared/constants.ts';
 import { renderSample } from '#shared/email/render.ts';
 import type { EmailTemplateValues, emailTemplatePatchSchema } from '#shared/schemas/email-template.ts';
 import type { z } from 'zod';
-import type { Db, Tx } from '../db/client';
+import type { Db } from '../db/client';
 import { emailTemplates, users, type EmailTemplate } from '../db/schema';
 import { HttpError } from '../http';
 import { enqueueMail } from '../mail/outbox';
-import { recordAudit, type Actor } from './audit';
+import type { Actor } from './audit';
 import { replyContext } from './lead-mail';
-import { createRow, deleteRow, updateRow } from './versioned';
+import { createRow, deactivateOthers, deleteRow, updateRow } from './versioned';
 
 const NOT_FOUND = 'Email template not found';
 
@@ -22,34 +22,21 @@ export function listEmailTemplates(db: Db) {
 }
 
 /**
- * One active template per type, kept here rather than left to the dialog's switch: activating one deactivates the others of its type
- * in the same transaction, before the write, so the partial unique index never sees two.
+ * One active template per type, kept here rather than left to the dialog's switch: activating one
+ * deactivates the others of its type (`deactivateOthers`).
  */
-async function deactivateOthers(tx: Tx, actor: Actor, type: TemplateType, keepId?: number) {
-  const where = keepId
-    ? and(eq(emailTemplates.templateType, type), eq(emailTemplates.isActive, true), ne(emailTemplates.id, keepId))
-    : and(eq(emailTemplates.templateType, type), eq(emailTemplates.isActive, true));
-  const others = await tx
-    .update(emailTemplates)
-    .set({ isActive: false, version: sql`${emailTemplates.version} + 1` })
-    .where(where)
-    .returning();
-  for (const row of others) {
-    await recordAudit(tx, actor, {
-      action: 'update',
-      entity: 'email-template',
-      entityId: row.id,
-      before: { isActive: true },
-      after: { isActive: false },
-    });
-  }
-}
+const activeOfType = (actor: Actor, type: TemplateType) => ({
+  actor,
+  entity: 'email-template',
+  within: eq(emailTemplates.templateType, type),
+});
 
 export function createEmailTemplate(db: Db, input: EmailTemplateValues, actor: Actor) {
   return createRow<EmailTemplate>(db, emailTemplates, input, {
     actor,
     entity: 'email-template',
-    beforeWrite: (tx) => (input.isActive ? deactivateOthers(tx, actor, input.templateType) : Promise.resolve()),
+    beforeWrite: (tx) =>
+      input.isActive ? deactivateOthers(tx, emailTemplates, activeOfType(actor, input.templateType)) : Promise.resolve(),
   });
 }
 
@@ -61,7 +48,7 @@ export async function updateEmailTemplate(db: Db, id: number, patch: z.output<ty
     prepare: async (tx, row, values) => {
       const type = (values.templateType as TemplateType | undefined) ?? row.templateType;
       const active = (values.isActive as boolean | undefined) ?? row.isActive;
-      if (active) await deactivateOthers(tx, actor, type, id);
+      if (active) await deactivateOthers(tx, emailTemplates, { ...activeOfType(actor, type), keepId: id });
       return values;
     },
   });

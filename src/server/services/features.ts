@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { features, type Feature } from '../db/schema';
 import { eq } from 'drizzle-orm';
 import { HttpError } from '../http';
-import { requestPublish } from '../publish/publisher';
+import { recordChange } from '../content/changes';
 import type { Actor } from './audit';
 import { createRow, deleteRow, updateRow } from './versioned';
 
@@ -20,7 +20,7 @@ export async function createFeature(db: Db, body: unknown, actor: Actor) {
   const section = sectionOf(body);
   const input = featureCreateSchema(section).parse(body);
   const created = await createRow<Feature>(db, features, input, { actor, entity: `feature:${section}` });
-  await requestPublish(`${section} feature created`);
+  await recordChange({ kind: 'feature', id: created.id, action: 'created' });
   return created;
 }
 
@@ -34,12 +34,12 @@ export async function updateFeature(db: Db, id: number, body: unknown, actor: Ac
     entity: `feature:${stored.section}`,
     notFound: 'Feature not found',
   });
-  await requestPublish(`${stored.section} feature updated`);
+  await recordChange({ kind: 'feature', id, action: 'updated' });
   return after;
 }
 
 export async function deleteFeature(db: Db, id: number, actor: Actor) {
   const row = await deleteRow<Feature>(db, features, id, { actor, entity: 'feature', notFound: 'Feature not found' });
-  await requestPublish(`${row.section} feature deleted`);
+  await recordChange({ kind: 'feature', id, action: 'deleted' });
   return row;
 }

@@ -4,7 +4,7 @@ import { type headerPatchSchema } from '#shared/schemas/header.ts';
 import { activeFlag } from '#shared/schemas/fields.ts';
 import type { Db } from '../db/client';
 import { headerContent, type HeaderContent } from '../db/schema';
-import { requestPublish } from '../publish/publisher';
+import { recordChange } from '../content/changes';
 import type { Actor } from './audit';
 import { createRow, updateRow } from './versioned';
 import type { z } from 'zod';
@@ -28,7 +28,7 @@ export async function listHeaders(db: Db) {
 
 export async function createHeader(db: Db, input: HeaderInput, actor: Actor) {
   const created = await createRow<HeaderContent>(db, headerContent, { isActive: true, ...toColumns(input) }, { actor, entity: 'header' });
-  await requestPublish('header created');
+  await recordChange({ kind: 'header', id: created.id, action: 'created' });
   return present(created);
 }
 
@@ -45,6 +45,6 @@ export async function updateHeader(db: Db, id: number, patch: z.output<typeof he
       notFound: 'Header content not found',
     },
   );
-  await requestPublish('header updated');
+  await recordChange({ kind: 'header', id, action: 'updated' });
   return present(after);
 }

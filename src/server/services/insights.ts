@@ -4,7 +4,7 @@ import type { insightPatchSchema, insightSchema } from '#shared/schemas/insight.
 import type { Db, Tx } from '../db/client';
 import { insights, type Insight } from '../db/schema';
 import { HttpError } from '../http';
-import { requestPublish } from '../publish/publisher';
+import { recordChange, type ContentChange } from '../content/changes';
 import type { Actor } from './audit';
 import { createRow, deleteRow, updateRow } from './versioned';
 
@@ -32,8 +32,8 @@ function publicationDateFor(
 }
 
 /** Drafts change no public page; anything that is or was published does. */
-async function publishIfPublic(reason: string, ...rows: (Pick<Insight, 'isPublished'> | undefined)[]) {
-  if (rows.some((r) => r?.isPublished)) await requestPublish(reason);
+async function recordIfPublic(change: ContentChange, ...rows: (Pick<Insight, 'isPublished'> | undefined)[]) {
+  if (rows.some((r) => r?.isPublished)) await recordChange(change);
 }
 
 export async function createInsight(db: Db, input: z.output<typeof insightSchema>, actor: Actor) {
@@ -43,7 +43,7 @@ export async function createInsight(db: Db, input: z.output<typeof insightSchema
     entity: 'insight',
     beforeWrite: (tx) => assertSlugFree(tx, input.slug),
   });
-  await publishIfPublic(`insight ${created.slug} created`, created);
+  await recordIfPublic({ kind: 'insight', id: created.id, action: 'created' }, created);
   return created;
 }
 
@@ -59,12 +59,12 @@ export async function updateInsight(db: Db, id: number, patch: z.output<typeof i
       return { ...values, publicationDate: publicationDateFor(isPublished, values.publicationDate as string | null | undefined, row) };
     },
   });
-  await publishIfPublic(`insight ${after.slug} updated`, before, after);
+  await recordIfPublic({ kind: 'insight', id, action: 'updated' }, before, after);
   return after;
 }
 
 export async function deleteInsight(db: Db, id: number, actor: Actor) {
   const row = await deleteRow<Insight>(db, insights, id, { actor, entity: 'insight', notFound: 'Insight not found' });
-  await publishIfPublic(`insight ${row.slug} deleted`, row);
+  await recordIfPublic({ kind: 'insight', id, action: 'deleted' }, row);
   return row;
 }

@@ -19,7 +19,7 @@ import { companyProfile, contactInfo, emailTemplates, users, type ContactSubmiss
 import { env } from '../env';
 import { log } from '../log';
 import { enqueueMail, newMessageId } from '../mail/outbox';
-import { getPublicDocument } from './public-content';
+import { getPublicDocument } from '../content/public-content';
 
 /*
  * The e-mails of a lead's life: the staff's notification of a new inquiry and each reply to the

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { serviceSchema, servicePatchSchema } from '#shared/schemas/service.ts';
 import type { Db } from '../db/client';
 import { services, type Service } from '../db/schema';
-import { requestPublish } from '../publish/publisher';
+import { recordChange } from '../content/changes';
 import type { Actor } from './audit';
 import { createRow, deleteRow, updateRow } from './versioned';
 
@@ -16,18 +16,18 @@ export async function createService(db: Db, input: z.output<typeof serviceSchema
     { ...input, displayOrder: input.displayOrder ?? count?.n ?? 0 },
     { actor, entity: 'service' },
   );
-  await requestPublish('service created');
+  await recordChange({ kind: 'service', id: created.id, action: 'created' });
   return created;
 }
 
 export async function updateService(db: Db, id: number, patch: z.output<typeof servicePatchSchema>, actor: Actor) {
   const { after } = await updateRow<Service>(db, services, id, patch, { actor, entity: 'service', notFound: 'Service not found' });
-  await requestPublish('service updated');
+  await recordChange({ kind: 'service', id, action: 'updated' });
   return after;
 }
 
 export async function deleteService(db: Db, id: number, actor: Actor) {
   const row = await deleteRow<Service>(db, services, id, { actor, entity: 'service', notFound: 'Service not found' });
-  await requestPublish('service deleted');
+  await recordChange({ kind: 'service', id, action: 'deleted' });
   return row;
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgTableWithColumns } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client';
 import { HttpError } from '../http';
@@ -84,4 +84,30 @@ export async function deleteRow<R extends Row>(
     await recordAudit(tx, ctx.actor, { action: 'delete', entity: ctx.entity, entityId: id, before: row });
     return row;
   });
+}
+
+/**
+ * One active row (in the table, or in the group `within` selects): activating one deactivates the
+ * others in the same transaction, before the write, so the partial unique index never sees two.
+ * Each row turned off gets its audit row; `keepId` is the row being activated.
+ */
+export async function deactivateOthers(
+  tx: Tx,
+  table: VersionedTable,
+  ctx: { actor: Actor; entity: string; keepId?: number; within?: SQL },
+) {
+  const others = (await tx
+    .update(table)
+    .set({ isActive: false, version: sql`${table.version} + 1` })
+    .where(and(eq(table.isActive, true), ctx.within, ctx.keepId ? ne(table.id, ctx.keepId) : undefined))
+    .returning()) as Row[];
+  for (const row of others) {
+    await recordAudit(tx, ctx.actor, {
+      action: 'update',
+      entity: ctx.entity,
+      entityId: row.id,
+      before: { isActive: true },
+      after: { isActive: false },
+    });
+  }
 }

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { env } from '../env';
 import { dataDir } from '../paths';
-import { assertKey, byteLimit, type FileStorage } from './storage';
+import { assertKey, byteLimit, type FileStorage } from './file-storage';
 
 /** The directory of local uploads: DATA_DIR/uploads, outside every release directory. */
 export function uploadsDir(): string {

@@ -1,72 +1,11 @@
-import { Transform, type Readable } from 'node:stream';
 import { env } from '../env';
+import type { FileStorage } from './file-storage';
 import { createLocalStorage } from './local-disk';
 
-/**
- * Where uploaded files live: local disk under DATA_DIR/uploads (served at /uploads/…) by default,
- * or Vercel Blob when BLOB_READ_WRITE_TOKEN is set. Keys are always made by the server
- * (`images/<hash>.png`, `documents/<random>.pdf`), never taken from a client's file name.
- */
-export interface FileStorage {
-  readonly driver: 'local' | 'blob';
-  /**
-   * Streams `body` to `key` and resolves once it is stored whole (a partial file is never
-   * visible). More than `maxBytes` rejects with `TooLargeError` and stores nothing.
-   */
-  put(key: string, body: Readable, opts: { contentType: string; maxBytes?: number }): Promise<StoredFile>;
-  /** Removes the file; a missing file is not an error. */
-  delete(key: string): Promise<void>;
-}
-
-interface StoredFile {
-  key: string;
-  /** The public URL: `/uploads/<key>` on local disk, the Blob URL otherwise. */
-  url: string;
-  size: number;
-}
-
-const TOO_LARGE = Symbol.for('procurement.too-large-error');
-
-/**
- * A stored file passed its byte limit. The server bundle and the HTTP layer each hold a copy of
- * this module (and the storage instance is shared through globalThis), so `instanceof` goes by a
- * brand both copies share, as HttpError's does.
- */
-export class TooLargeError extends Error {
-  readonly [TOO_LARGE] = true;
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOO_LARGE] === true;
-  }
-
-  constructor(readonly maxBytes: number) {
-    super(`File is larger than ${maxBytes} bytes`);
-    this.name = 'TooLargeError';
-  }
-}
-
-/** Counts bytes as they pass and fails the stream with `TooLargeError` past `max`. */
-export function byteLimit(max: number): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.length;
-      if (seen > max) done(new TooLargeError(max));
-      else done(null, chunk);
-    },
-  });
-}
-
-/** A key the server made: lower-case letters, digits, `-`, `_`, `.` in at most two segments, no dot segments. */
-const KEY = /^[a-z0-9_-]+\/[a-z0-9][a-z0-9_.-]*$/;
-export function isKey(key: string): boolean {
-  return KEY.test(key) && !key.includes('..');
-}
-export function assertKey(key: string): void {
-  if (!isKey(key)) throw new Error(`Invalid storage key: ${key}`);
-}
-
 /*
+ * The configured storage: local disk (local-disk.ts) or Vercel Blob (vercel-blob.ts). Both
+ * drivers implement the contract of file-storage.ts and import nothing from here.
+ *
  * One storage per process, kept on globalThis: the HTTP layer and the bundled server (dist/server)
  * each carry a copy of this module, and tests reset both at once.
  */

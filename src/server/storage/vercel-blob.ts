@@ -1,6 +1,6 @@
 import { Transform, pipeline } from 'node:stream';
 import { del, put } from '@vercel/blob';
-import { TooLargeError, assertKey, byteLimit, type FileStorage } from './storage';
+import { TooLargeError, assertKey, byteLimit, type FileStorage } from './file-storage';
 
 /**
  * Vercel Blob (BLOB_READ_WRITE_TOKEN). Files are public and keep the server-made key as their

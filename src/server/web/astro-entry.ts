@@ -13,7 +13,7 @@ import { createExports as nodeExports, start } from '@astrojs/node/server.js';
 import type { SSRManifest } from 'astro';
 import { App } from 'astro/app';
 import type { SiteContent } from '../content/site-content';
-import { RELEASE_ROUTES } from '../publish/routes';
+import { RELEASE_ROUTES } from '../content/routes';
 import type { AnswerAnonymously } from './public-api-cache';
 
 type NodeOptions = Parameters<typeof nodeExports>[1];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { dumpEmbedded, restoreEmbedded } from '../db/backup';
 import { getDbHandle } from '../db/client';
 import { log } from '../log';
-import { requestPublish } from '../publish/publisher';
+import { recordChange } from '../content/changes';
 
 /*
  * The operators' channel to a running server that owns the embedded database: `npm run db:backup`
@@ -48,7 +48,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   if (req.method === 'POST' && req.url === '/restore') {
     const rows = await restoreEmbedded(db, await readBody(req));
     log.warn('database restored from a backup', { rows: Object.values(rows).reduce((a, b) => a + b, 0) });
-    await requestPublish('database restored');
+    await recordChange({ kind: 'database', id: null, action: 'restored' });
     answer(res, 200, { rows });
     return;
   }

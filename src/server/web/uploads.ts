@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { isKey } from '../storage/storage';
+import { isKey } from '../storage/file-storage';
 import { API_CSP, baseSecurityHeaders } from './security-headers';
 import { noneMatch } from './static-site';
 

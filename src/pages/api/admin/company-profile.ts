@@ -2,7 +2,8 @@ import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
 import { defineHandler, json, readJson } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
-import { getCompanyProfile, updateCompanyProfile } from '#server/services/company-profile.ts';
+import { getCompanyProfile } from '#server/content/public-content.ts';
+import { updateCompanyProfile } from '#server/services/company-profile.ts';
 import { companyProfilePatchSchema } from '#shared/schemas/company-profile.ts';
 
 export const prerender = false;

@@ -1,6 +1,6 @@
 import { getDb } from '#server/db/client.ts';
 import { defineHandler, json } from '#server/http.ts';
-import { getActiveContactInfo } from '#server/services/public-content.ts';
+import { getActiveContactInfo } from '#server/content/public-content.ts';
 
 export const prerender = false;
 

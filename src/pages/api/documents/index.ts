@@ -3,7 +3,7 @@ import { getDb } from '#server/db/client.ts';
 import { defineHandler, json, methodNotAllowed, readJson } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createDocument } from '#server/services/documents.ts';
-import { listDocuments } from '#server/services/public-content.ts';
+import { listDocuments } from '#server/content/public-content.ts';
 import { documentSchema } from '#shared/schemas/document.ts';
 
 export const prerender = false;

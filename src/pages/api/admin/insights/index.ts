@@ -3,7 +3,7 @@ import { getDb } from '#server/db/client.ts';
 import { defineHandler, json, readJson } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createInsight } from '#server/services/insights.ts';
-import { listInsights } from '#server/services/public-content.ts';
+import { listInsights } from '#server/content/public-content.ts';
 import { insightSchema } from '#shared/schemas/insight.ts';
 
 export const prerender = false;

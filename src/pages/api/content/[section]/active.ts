@@ -1,6 +1,6 @@
 import { getDb } from '#server/db/client.ts';
 import { defineHandler, json } from '#server/http.ts';
-import { getActiveContent } from '#server/services/public-content.ts';
+import { getActiveContent } from '#server/content/public-content.ts';
 
 export const prerender = false;
 

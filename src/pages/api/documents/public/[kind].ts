@@ -1,6 +1,6 @@
 import { getDb } from '#server/db/client.ts';
 import { HttpError, defineHandler, json } from '#server/http.ts';
-import { getPublicDocument } from '#server/services/public-content.ts';
+import { getPublicDocument } from '#server/content/public-content.ts';
 
 export const prerender = false;
 

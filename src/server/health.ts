@@ -1,12 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inArray, min, sql } from 'drizzle-orm';
-import { getDb } from '../db/client';
-import { mailOutbox } from '../db/schema';
-import { env } from '../env';
-import { dataDir } from '../paths';
-import { publishStatus } from '../publish/jobs';
-import { leadRecipients } from './lead-mail';
+import { getDb } from './db/client';
+import { mailOutbox } from './db/schema';
+import { env } from './env';
+import { dataDir } from './paths';
+import { publishStatus } from './publish/jobs';
+import { leadRecipients } from './services/lead-mail';
+
+// Beside the rooms of src/server, not in one: readiness reads several (the database, the publish jobs, the lead recipients).
 
 /** Below this much free space on the data disk the instance reports itself not ready. */
 const MIN_FREE_BYTES = 50 * 1024 * 1024;

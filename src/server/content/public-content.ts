@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSection } from '#shared/constants.ts';
 import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
+import { STARTING_COMPANY } from '#shared/company.ts';
 import { withoutPlaceholders } from '#shared/placeholders.ts';
 import type { Db } from '../db/client';
 import {
+  companyProfile,
   contactInfo,
   contentBlocks,
   documents,
@@ -12,6 +14,7 @@ import {
   headerCta,
   insights,
   services,
+  type CompanyProfile,
   type ContentBlock,
 } from '../db/schema';
 import { HttpError } from '../http';
@@ -111,4 +114,22 @@ export async function getPublicDocument(db: Db, category: Extract<DocumentCatego
 export async function getActiveContactInfo(db: Db) {
   const [row] = await db.select().from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
   return row ? withoutPlaceholders(row) : null;
+}
+
+/** Creates the profile row once (every start; an existing install gets it on upgrade). */
+export async function ensureCompanyProfile(db: Db): Promise<boolean> {
+  const inserted = await db
+    .insert(companyProfile)
+    .values({ ...STARTING_COMPANY })
+    .onConflictDoNothing({ target: companyProfile.singleton })
+    .returning({ id: companyProfile.id });
+  return inserted.length > 0;
+}
+
+/** GET /api/admin/company-profile: the profile with its version (created if missing). */
+export async function getCompanyProfile(db: Db): Promise<CompanyProfile> {
+  const [row] = await db.select().from(companyProfile).where(eq(companyProfile.singleton, true));
+  if (row) return row;
+  await ensureCompanyProfile(db);
+  return getCompanyProfile(db);
 }

@@ -1,4 +1,4 @@
-import type { SiteContent } from '../content/site-content';
+import type { SiteContent } from './site-content';
 
 /** The public static pages (URL path), in sitemap order. */
 export const PUBLIC_PAGES = [

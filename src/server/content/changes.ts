@@ -1,0 +1,73 @@
+import { log } from '../log';
+import { contentChanged } from './generation';
+
+/*
+ * What changed in the content visitors see. A service that writes such content records the change
+ * here (`recordChange`) and knows nothing of what follows; the publisher subscribes when it starts
+ * (publish/publisher.ts) and turns each change into a publish request. With no subscriber (the
+ * integration tests of other features, a command-line script) a change is only logged.
+ *
+ * The subscribers live on globalThis: the server bundle (whose services record changes) and the
+ * start script (which starts the publisher) each have their own copy of this module.
+ */
+
+/** What kind of content changed; `database` is all of it (a restore). */
+export type ContentKind =
+  | 'company-profile'
+  | 'contact-info'
+  | 'content-block'
+  | 'database'
+  | 'document'
+  | 'feature'
+  | 'header'
+  | 'header-cta'
+  | 'insight'
+  | 'service';
+
+export interface ContentChange {
+  kind: ContentKind;
+  /** The row that changed; null when the change is not one row's. */
+  id: number | null;
+  action: 'created' | 'updated' | 'deleted' | 'restored';
+}
+
+type Listener = (change: ContentChange) => Promise<void>;
+
+const KEY = Symbol.for('procurement.contentChangeListeners');
+function listeners(): Set<Listener> {
+  const g = globalThis as unknown as Record<symbol, Set<Listener> | undefined>;
+  g[KEY] ??= new Set();
+  return g[KEY];
+}
+
+/** A change in words, e.g. `feature 12 updated` (logs, the publish job's reason). */
+export function describeChange(change: ContentChange): string {
+  return [change.kind, change.id, change.action].filter((part) => part !== null).join(' ');
+}
+
+/**
+ * Records that content visitors see has changed (after the write is done). Answers kept for
+ * visitors (web/public-api-cache.ts) are made again from here on. Resolves once every subscriber
+ * has taken the change (awaiting it is optional; it never rejects).
+ */
+export async function recordChange(change: ContentChange): Promise<void> {
+  contentChanged();
+  const subscribers = [...listeners()];
+  if (subscribers.length === 0) {
+    log.debug('content changed (nothing subscribed)', { change: describeChange(change) });
+    return;
+  }
+  await Promise.all(
+    subscribers.map((listener) =>
+      listener(change).catch((err) => log.error('handling a content change failed', { change: describeChange(change), err })),
+    ),
+  );
+}
+
+/** Calls `listener` with every change recorded from now on; returns the call that unsubscribes. */
+export function onContentChange(listener: Listener): () => void {
+  const set = listeners();
+  const own: Listener = (change) => listener(change);
+  set.add(own);
+  return () => void set.delete(own);
+}
