@@ -2,14 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import type { companyProfilePatchSchema } from '#shared/schemas/company-profile.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import type { z } from 'zod';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { companyProfile, type CompanyProfile } from '../db/schema';
 import { requestPublish } from '../publish/publisher';
 import type { Actor } from './audit';
 import { updateRow } from './versioned';
 
 /** Creates the profile row once (every start; an existing install gets it on upgrade). */
-export async function ensureCompanyProfile(db: Db): Promise<boolean> {
+export async function ensureCompanyProfile(db: Db | Tx): Promise<boolean> {
   const inserted = await db
     .insert(companyProfile)
     .values({ ...STARTING_COMPANY })
@@ -19,7 +19,7 @@ export async function ensureCompanyProfile(db: Db): Promise<boolean> {
 }
 
 /** GET /api/admin/company-profile: the profile with its version (created if missing). */
-export async function getCompanyProfile(db: Db): Promise<CompanyProfile> {
+export async function getCompanyProfile(db: Db | Tx): Promise<CompanyProfile> {
   const [row] = await db.select().from(companyProfile).where(eq(companyProfile.singleton, true));
   if (row) return row;
   await ensureCompanyProfile(db);
