@@ -137,7 +137,8 @@ export default tseslint.config(
   },
   {
     name: 'project/react',
-    files: ['**/*.tsx'],
+    // Hooks kept in a .ts file of their own (`use-*.ts`) follow the rules of hooks too.
+    files: ['**/*.tsx', 'src/**/use-*.ts'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
     rules: {
       ...reactHooks.configs.recommended.rules,

@@ -26,9 +26,9 @@ const envSchema = z.object({
   /** The From of every e-mail; unset: the company's legal name <no-reply@localhost>. */
   MAIL_FROM: z.string().optional(),
   CONTACT_NOTIFY_TO: z.string().optional(),
-  /** Suspected spam older than this many days is deleted by a daily job (nothing else is). */
   /** At most this many inquiries an hour are e-mailed one by one; the rest go into the hourly digest. */
   LEAD_NOTIFY_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Suspected spam older than this many days is deleted by a daily job (nothing else is). */
   SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   REBUILD_WEBHOOK_URL: z.string().url().optional(),
   REBUILD_WEBHOOK_SECRET: z.string().optional(),

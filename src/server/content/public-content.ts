@@ -3,7 +3,7 @@ import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSec
 import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { withoutPlaceholders } from '#shared/placeholders.ts';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import {
   companyProfile,
   contactInfo,
@@ -29,7 +29,7 @@ export function isPublicSection(section: string): section is PublicContentSectio
 }
 
 /** The newest active block of a section, or null. */
-export async function getActiveBlock(db: Db, section: ContentSection) {
+export async function getActiveBlock(db: Db | Tx, section: ContentSection) {
   const [row] = await db
     .select()
     .from(contentBlocks)
@@ -39,7 +39,7 @@ export async function getActiveBlock(db: Db, section: ContentSection) {
   return row ? presentBlock(row) : null;
 }
 
-export async function getActiveHeader(db: Db) {
+export async function getActiveHeader(db: Db | Tx) {
   const [row] = await db
     .select()
     .from(headerContent)
@@ -49,7 +49,7 @@ export async function getActiveHeader(db: Db) {
   return row ? { ...row, active: row.isActive } : null;
 }
 
-export async function getActiveHeaderCta(db: Db) {
+export async function getActiveHeaderCta(db: Db | Tx) {
   const [row] = await db.select().from(headerCta).where(eq(headerCta.isActive, true)).limit(1);
   return row ? { ...row, active: row.isActive } : null;
 }
@@ -62,12 +62,12 @@ export async function getActiveContent(db: Db, section: string) {
   return getActiveBlock(db, section);
 }
 
-export async function listFeatures(db: Db, section: FeatureSection, opts: { activeOnly: boolean }) {
+export async function listFeatures(db: Db | Tx, section: FeatureSection, opts: { activeOnly: boolean }) {
   const where = opts.activeOnly ? and(eq(features.section, section), eq(features.isActive, true)) : eq(features.section, section);
   return db.select().from(features).where(where).orderBy(asc(features.displayOrder), asc(features.id));
 }
 
-export async function listServices(db: Db, opts: { activeOnly: boolean }) {
+export async function listServices(db: Db | Tx, opts: { activeOnly: boolean }) {
   return db
     .select()
     .from(services)
@@ -76,7 +76,7 @@ export async function listServices(db: Db, opts: { activeOnly: boolean }) {
 }
 
 /** Newest first: published ones by publication date, drafts (admin lists) by creation. */
-export async function listInsights(db: Db, opts: { publishedOnly: boolean }) {
+export async function listInsights(db: Db | Tx, opts: { publishedOnly: boolean }) {
   return db
     .select()
     .from(insights)
@@ -84,7 +84,7 @@ export async function listInsights(db: Db, opts: { publishedOnly: boolean }) {
     .orderBy(sql`${insights.publicationDate} desc nulls last`, desc(insights.createdAt), desc(insights.id));
 }
 
-export async function listDocuments(db: Db, opts: { activeOnly: boolean }) {
+export async function listDocuments(db: Db | Tx, opts: { activeOnly: boolean }) {
   return db
     .select()
     .from(documents)
@@ -111,13 +111,13 @@ export async function getPublicDocument(db: Db, category: Extract<DocumentCatego
 }
 
 /** The active contact record as the public sees it: placeholder fields are not displayed (src/shared/placeholders.ts). */
-export async function getActiveContactInfo(db: Db) {
+export async function getActiveContactInfo(db: Db | Tx) {
   const [row] = await db.select().from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
   return row ? withoutPlaceholders(row) : null;
 }
 
 /** Creates the profile row once (every start; an existing install gets it on upgrade). */
-export async function ensureCompanyProfile(db: Db): Promise<boolean> {
+export async function ensureCompanyProfile(db: Db | Tx): Promise<boolean> {
   const inserted = await db
     .insert(companyProfile)
     .values({ ...STARTING_COMPANY })
@@ -127,7 +127,7 @@ export async function ensureCompanyProfile(db: Db): Promise<boolean> {
 }
 
 /** GET /api/admin/company-profile: the profile with its version (created if missing). */
-export async function getCompanyProfile(db: Db): Promise<CompanyProfile> {
+export async function getCompanyProfile(db: Db | Tx): Promise<CompanyProfile> {
   const [row] = await db.select().from(companyProfile).where(eq(companyProfile.singleton, true));
   if (row) return row;
   await ensureCompanyProfile(db);

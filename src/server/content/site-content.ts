@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { inArray } from 'drizzle-orm';
 import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
 import type { ImageMeta } from '#shared/images.ts';
-import { closeDb, getDb, type Db } from '../db/client';
+import { closeDb, getDb, type Db, type Tx } from '../db/client';
 import { uploads } from '../db/schema';
 import {
   getActiveBlock,
@@ -24,7 +24,7 @@ type Jsonify<T> = T extends Date ? string : T extends (infer U)[] ? Jsonify<U>[]
  * The intrinsic size and WebP variant widths of every uploaded raster image among `urls`, by URL,
  * in one query. URLs without an upload row (pasted, seeded, default images) are simply absent.
  */
-async function imageMetadata(db: Db, urls: Iterable<string | null | undefined>): Promise<Record<string, ImageMeta>> {
+async function imageMetadata(db: Db | Tx, urls: Iterable<string | null | undefined>): Promise<Record<string, ImageMeta>> {
   const wanted = [...new Set([...urls].filter((u): u is string => Boolean(u)))];
   if (wanted.length === 0) return {};
   const rows = await db
@@ -38,7 +38,7 @@ async function imageMetadata(db: Db, urls: Iterable<string | null | undefined>):
   return images;
 }
 
-async function collect(db: Db) {
+async function collect(db: Db | Tx) {
   const blocks = {} as Record<ContentSection, Awaited2<ReturnType<typeof getActiveBlock>>>;
   for (const section of CONTENT_SECTIONS) blocks[section] = await getActiveBlock(db, section);
   const header = await getActiveHeader(db);
@@ -75,9 +75,15 @@ async function collect(db: Db) {
 /** Everything a static build reads from the database, at one point in time. */
 export type SiteContent = Jsonify<Awaited2<ReturnType<typeof collect>>>;
 
-/** Reads the content from a database (used by the server to write the build's snapshot). */
+/**
+ * Reads the content from a database at one point in time: every query runs in one REPEATABLE READ
+ * transaction, so a save committed while the snapshot is read is either wholly in it or not at all
+ * (never the new header beside the old services). Not READ ONLY: a database without its company
+ * profile row gets it here.
+ */
 export async function snapshotContent(db: Db): Promise<SiteContent> {
-  return JSON.parse(JSON.stringify(await collect(db))) as SiteContent;
+  const content = await db.transaction((tx) => collect(tx), { isolationLevel: 'repeatable read' });
+  return JSON.parse(JSON.stringify(content)) as SiteContent;
 }
 
 let loaded: Promise<SiteContent> | undefined;

@@ -14,7 +14,7 @@ import { STARTING_COMPANY } from '#shared/company.ts';
 import { FONT_LABELS, emailTemplateSchema, type EmailTemplateInput, type EmailTemplateValues } from '#shared/schemas/email-template.ts';
 import { useSaveTemplate, useSendTestEmail, type EmailTemplate } from '../../api/email-templates';
 import { replySetupQuery } from '../../api/saved-replies';
-import { ImagePicker } from '../../components/image-picker';
+import { SimpleImagePicker } from '../../components/image-picker';
 import { MailPreview } from '../../components/mail-preview';
 import { FormDialog, useConfirmDiscard, useUnsavedChanges } from '../../components/unsaved-changes';
 import { TYPE_LABELS } from './template-types';
@@ -177,8 +177,7 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
             control={control}
             name="companyLogo"
             render={({ field: f }) => (
-              <ImagePicker
-                variant="simple"
+              <SimpleImagePicker
                 label="Company logo (optional)"
                 description="Shown at the top of the e-mail; its alt text is the company name."
                 url={f.value ?? ''}

@@ -1,0 +1,48 @@
+import postgres from 'postgres';
+import { describe, expect, it } from 'vitest';
+import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
+import { openDatabase } from '#server/db/client.ts';
+import { createPostgresDatabase } from './helpers/db';
+
+/*
+ * A publish renders every page from one snapshot of the content. Postgres only: the embedded
+ * database has one connection, so nothing can commit between the snapshot's queries there.
+ */
+const base = process.env.DATABASE_URL;
+const CHANGED = 'Changed While Read LLC';
+
+describe.skipIf(!base)('[PUBLISH] the content snapshot is one point in time', () => {
+  it('a save committed while the snapshot is being read is not in it', async () => {
+    const database = await createPostgresDatabase(base!);
+    const handle = await openDatabase({ url: database.url });
+    const writer = postgres(database.url, { max: 1, onnotice: () => {} });
+    const watcher = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const before = await snapshotContent(handle.db);
+      expect(before.company.legalName).not.toBe(CHANGED);
+
+      let reading: Promise<SiteContent> | undefined;
+      await writer.begin(async (tx) => {
+        // The snapshot reads the documents before the company profile: it waits here, mid-way.
+        await tx`lock table document in access exclusive mode`;
+        reading = snapshotContent(handle.db);
+        const until = Date.now() + 10_000;
+        for (;;) {
+          const [row] = await watcher`select count(*)::int as n from pg_locks where not granted and relation = 'document'::regclass`;
+          if (row!.n > 0) break;
+          if (Date.now() > until) throw new Error('the snapshot never reached the documents');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await tx`update company_profile set legal_name = ${CHANGED}`;
+      });
+
+      expect((await reading!).company.legalName).toBe(before.company.legalName);
+      expect((await snapshotContent(handle.db)).company.legalName).toBe(CHANGED);
+    } finally {
+      await writer.end();
+      await watcher.end();
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
