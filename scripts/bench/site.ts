@@ -7,8 +7,9 @@
  *    LCP and CLS.
  * 3. JavaScript per page (gzip bytes as our server sends them) and the home page's HTML + CSS in
  *    brotli bytes, against the budgets.
- * 4. Requests per second for one prerendered page from our server and from nginx serving the
- *    same release directory, side by side with wrk, server and load generator on separate cores.
+ * 4. Requests per second for one prerendered page from our server (node:http) and from nginx
+ *    serving the same release directory as a plain static server, side by side with wrk, server
+ *    and load generator on separate cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -271,7 +272,7 @@ export async function run() {
         const middle = (xs: number[]) => (xs.some(Number.isNaN) ? null : median(xs));
         const ours = middle(oursRuns);
         const theirs = middle(theirRuns);
-        console.log(`\nwrk rounds, ours: ${oursRuns.map(Math.round).join(', ')}; nginx: ${theirRuns.map(Math.round).join(', ')}`);
+        console.log(`\nwrk rounds, node:http: ${oursRuns.map(Math.round).join(', ')}; nginx: ${theirRuns.map(Math.round).join(', ')}`);
         throughput = { page: WRK_PAGE, ours, nginx: theirs, ratio: ours && theirs ? Number((ours / theirs).toFixed(2)) : null };
       } finally {
         nginx.stop();
@@ -279,7 +280,7 @@ export async function run() {
       console.log(
         `\nRequests/s for ${WRK_PAGE}, median of ${WRK_ROUNDS} alternating rounds (gzip, 50 connections, ${WRK_DURATION} each, ${multiCore ? 'server on core 0, wrk on core 1' : 'one core'})`,
       );
-      console.table([{ 'our server': throughput.ours, nginx: throughput.nginx, 'ours / nginx': throughput.ratio }]);
+      console.table([{ 'node:http': throughput.ours, nginx: throughput.nginx, 'node:http / nginx': throughput.ratio }]);
     } else {
       console.log(WRK_ROUNDS > 0 ? '\nwrk or nginx is missing (run as root to install them): throughput skipped' : '\nthroughput skipped');
     }

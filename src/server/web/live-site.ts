@@ -13,6 +13,7 @@ import {
   type BuildOptions,
   type ReleaseInfo,
 } from '../publish/releases';
+import { writeNginxCspMap } from './nginx-csp';
 import { loadStaticSite, type StaticFile, type StaticMap } from './static-site';
 
 /*
@@ -54,6 +55,7 @@ export async function goLive(info: ReleaseInfo): Promise<void> {
     if (next.has(key) || now - since > ASSET_GRACE_MS) s.retired.delete(key);
     else next.set(key, file);
   }
+  await writeNginxCspMap(releaseClientDir(info.id), next);
   await activateRelease(info.id);
   s.map = next;
   s.release = info;
