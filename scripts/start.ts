@@ -66,7 +66,6 @@ async function main(): Promise<void> {
     astro: handler,
     site: liveSite,
     trustProxy: e.TRUST_PROXY,
-    fastLane: e.FAST_LANE,
     accessLog: e.ACCESS_LOG,
     publicApi: keepPublicAnswers ? createPublicApiCache(answerAnonymously) : undefined,
     // With Vercel Blob, image and document URLs point at Blob; only local files are served here.

@@ -7,8 +7,9 @@
  *    LCP and CLS.
  * 3. JavaScript per page (gzip bytes as our server sends them) and the home page's HTML + CSS in
  *    brotli bytes, against the budgets.
- * 4. Requests per second for one prerendered page from our server and from nginx serving the
- *    same release directory, side by side with wrk, server and load generator on separate cores.
+ * 4. Requests per second for one prerendered page from our server (node:http) and from nginx
+ *    serving the same release directory as a plain static server, side by side with wrk, server
+ *    and load generator on separate cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -99,9 +100,30 @@ async function startServer(): Promise<{ child: ChildProcess; releases: string }>
   return { child, releases };
 }
 
-function startNginx(root: string): { stop: () => void } {
+/** Headers of our answer that nginx sends itself (or that differ by nature, as the entity tag). */
+const OWN_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'etag',
+  'transfer-encoding',
+]);
+
+/**
+ * nginx serving the release as deploy/nginx/procurement-site.conf does (try_files, gzip_static,
+ * no open-file cache: `current` moves on publish), with the same headers as our answer for the
+ * page (security headers, CSP, Cache-Control, Vary), over plain http like our server.
+ */
+function startNginx(root: string, headers: Headers): { stop: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
   const conf = path.join(dir, 'nginx.conf');
+  const addHeaders = [...headers]
+    .filter(([name]) => !OWN_HEADERS.has(name))
+    .map(([name, value]) => `add_header ${name} "${value}" always;`)
+    .join('\n      ');
   fs.writeFileSync(
     conf,
     `daemon off;
@@ -115,15 +137,15 @@ http {
   sendfile on;
   tcp_nopush on;
   keepalive_requests 100000;
-  # Tuned as a static server in production would be: open files and their metadata are cached.
-  open_file_cache max=1000 inactive=60s;
-  open_file_cache_valid 60s;
   server {
     listen 127.0.0.1:${NGINX_PORT};
     root ${root};
     gzip_static on;
     etag on;
-    location / { try_files $uri $uri.html $uri/index.html =404; }
+    location / {
+      try_files $uri $uri.html $uri/index.html =404;
+      ${addHeaders}
+    }
   }
 }
 `,
@@ -254,7 +276,9 @@ export async function run() {
     let throughput: { page: string; ours: number | null; nginx: number | null; ratio: number | null } | null = null;
     if (tools.wrk && tools.nginx) {
       const root = fs.realpathSync(path.join(releases, 'current', 'client'));
-      const nginx = startNginx(root);
+      const answer = await fetch(`${BASE}${WRK_PAGE}`, { headers: { 'accept-encoding': 'gzip' } });
+      await answer.arrayBuffer();
+      const nginx = startNginx(root, answer.headers);
       try {
         await waitFor(`http://127.0.0.1:${NGINX_PORT}${WRK_PAGE}`, 10_000);
         // Single runs here swing by ±20 %: alternate the two servers and compare the medians.
@@ -271,7 +295,7 @@ export async function run() {
         const middle = (xs: number[]) => (xs.some(Number.isNaN) ? null : median(xs));
         const ours = middle(oursRuns);
         const theirs = middle(theirRuns);
-        console.log(`\nwrk rounds, ours: ${oursRuns.map(Math.round).join(', ')}; nginx: ${theirRuns.map(Math.round).join(', ')}`);
+        console.log(`\nwrk rounds, node:http: ${oursRuns.map(Math.round).join(', ')}; nginx: ${theirRuns.map(Math.round).join(', ')}`);
         throughput = { page: WRK_PAGE, ours, nginx: theirs, ratio: ours && theirs ? Number((ours / theirs).toFixed(2)) : null };
       } finally {
         nginx.stop();
@@ -279,7 +303,7 @@ export async function run() {
       console.log(
         `\nRequests/s for ${WRK_PAGE}, median of ${WRK_ROUNDS} alternating rounds (gzip, 50 connections, ${WRK_DURATION} each, ${multiCore ? 'server on core 0, wrk on core 1' : 'one core'})`,
       );
-      console.table([{ 'our server': throughput.ours, nginx: throughput.nginx, 'ours / nginx': throughput.ratio }]);
+      console.table([{ 'node:http': throughput.ours, nginx: throughput.nginx, 'node:http / nginx': throughput.ratio }]);
     } else {
       console.log(WRK_ROUNDS > 0 ? '\nwrk or nginx is missing (run as root to install them): throughput skipped' : '\nthroughput skipped');
     }

@@ -39,11 +39,6 @@ const envSchema = z.object({
   MICROSOFT_CLIENT_ID: z.string().optional(),
   MICROSOFT_CLIENT_SECRET: z.string().optional(),
   MICROSOFT_TENANT_ID: z.string().optional(),
-  /** Answer simple static requests before node:http (src/server/web/fast-lane.ts); `false` turns it off. */
-  FAST_LANE: z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
-    .transform((v) => v !== 'false' && v !== '0'),
   /**
    * Answer visitors' reads of the public endpoints from memory until the content changes
    * (src/server/web/public-api-cache.ts); `false` sends each through Astro and the database. Off

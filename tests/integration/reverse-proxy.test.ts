@@ -4,17 +4,24 @@ import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapshotContent } from '#server/content/site-content.ts';
 import { contactSubmissions } from '#server/db/schema/index.ts';
 import { resetEnvCache } from '#server/env.ts';
+import { publishContent } from '#server/publish/go-live.ts';
+import { liveSite } from '#server/web/live-site.ts';
+import { htmlCsp } from '#server/web/security-headers.ts';
 import { freePort } from './helpers/ports';
 import { TEST_ADMIN, startTestServer, type TestServer } from './helpers/server';
 
 /*
- * The product behind a real nginx (Debian's), as a deployment runs it: TLS ends at nginx, which
- * forwards X-Forwarded-For and X-Forwarded-Proto, and the server runs with TRUST_PROXY. Client
- * addresses, https, cookies and HSTS are checked as a browser and the database see them.
+ * The product behind a real nginx (Debian's) running the shipped site config
+ * (deploy/nginx/procurement-site.conf), as a deployment runs it: TLS ends at nginx, which serves
+ * the live release's files itself and forwards the rest with X-Forwarded-For and
+ * X-Forwarded-Proto, and the server runs with TRUST_PROXY. Client addresses, https, cookies, HSTS
+ * and the answers for the site's files are checked as a browser and the database see them.
  */
 const NGINX = '/usr/sbin/nginx';
 
@@ -34,12 +41,17 @@ interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body as it came, before any decoding. */
+  raw: Buffer;
 }
 
-/** A request to nginx; https skips certificate checks (self-signed), `from` picks the client's loopback address. */
+/**
+ * A request; https skips certificate checks (self-signed), `from` picks the client's loopback
+ * address, `path` sends a target as it is (a URL would resolve dot segments).
+ */
 function call(
   url: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
+  opts: { method?: string; headers?: Record<string, string>; body?: string; from?: string; path?: string } = {},
 ): Promise<Answer> {
   const u = new URL(url);
   const mod = u.protocol === 'https:' ? https : http;
@@ -48,17 +60,19 @@ function call(
       {
         host: u.hostname,
         port: u.port,
-        path: u.pathname + u.search,
+        path: opts.path ?? u.pathname + u.search,
         method: opts.method ?? 'GET',
         headers: opts.headers,
         localAddress: opts.from,
         rejectUnauthorized: false,
       },
       (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: raw.toString('utf8'), raw });
+        });
       },
     );
     req.on('error', reject);
@@ -66,17 +80,65 @@ function call(
   });
 }
 
+/** The body as a page reads it. */
+const decoded = (a: Answer) => (a.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(a.raw) : a.raw).toString('utf8');
+
+/** nginx's entity tags are `"mtime-size"` in hex; the app's are a hash. */
+const FROM_DISK = /^"[0-9a-f]+-[0-9a-f]+"$/;
+
+/** The headers the app and nginx must agree on for a file of the release. */
+const SAME = [
+  'content-type',
+  'cache-control',
+  'content-security-policy',
+  'content-encoding',
+  'vary',
+  'strict-transport-security',
+  'x-content-type-options',
+  'referrer-policy',
+  'x-frame-options',
+  'cross-origin-opener-policy',
+  'permissions-policy',
+];
+
+/** The shipped site config, with its `${NAME}` values filled in (docs/deployment-nginx.md does it with envsubst). */
+function siteConfig(values: Record<string, string>): string {
+  const text = fs.readFileSync(path.resolve('deploy/nginx/procurement-site.conf'), 'utf8');
+  const filled = text.replace(/\$\{([A-Z_]+)\}/g, (whole, name: string) => {
+    if (!(name in values)) throw new Error(`no value for ${whole}`);
+    return values[name]!;
+  });
+  return filled;
+}
+
 let server: TestServer;
 let nginx: ChildProcess | undefined;
 let dir: string;
+let releases: string;
 let tlsUrl: string;
 let plainUrl: string;
+
+/** Reads the release maps again, as `systemctl reload nginx` does. */
+async function reloadNginx(): Promise<void> {
+  const errors = () => fs.readFileSync(path.join(dir, 'error.log'), 'utf8');
+  const before = errors().length;
+  nginx!.kill('SIGHUP');
+  // The new worker is up once the old one is told to go.
+  for (let i = 0; i < 100 && !/gracefully shutting down|reconfiguring/.test(errors().slice(before)); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 300));
+}
 
 beforeAll(async () => {
   ensureTools();
   process.env.TRUST_PROXY = 'true';
+  // Inside the project, as the releases are hard links of dist/client.
+  releases = path.resolve(`.releases-proxy-${process.pid}`);
+  process.env.RELEASES_DIR = releases;
   resetEnvCache();
-  server = await startTestServer({ trustProxy: true });
+  server = await startTestServer({ trustProxy: true, site: liveSite });
+  await publishContent(await snapshotContent(server.db));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxy-'));
   const sslRes = spawnSync(
     'openssl',
@@ -99,13 +161,25 @@ beforeAll(async () => {
   );
   expect(sslRes.status).toBe(0);
   const [tls, plain] = [await freePort(), await freePort()];
-  const app = new URL(server.url);
+  fs.writeFileSync(
+    path.join(dir, 'site.conf'),
+    siteConfig({
+      SERVER_NAME: '127.0.0.1',
+      HTTPS_LISTEN: `127.0.0.1:${tls}`,
+      HTTP_LISTEN: `127.0.0.1:${plain}`,
+      TLS_CERTIFICATE: path.join(dir, 'cert.pem'),
+      TLS_CERTIFICATE_KEY: path.join(dir, 'key.pem'),
+      APP_ADDRESS: new URL(server.url).host,
+      RELEASES_DIR: releases,
+    }),
+  );
+  // The main file around it, as Debian's nginx.conf is: only what a test in a directory of its own needs.
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
     `daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
+error_log ${dir}/error.log notice;
 events { worker_connections 256; }
 http {
   access_log off;
@@ -114,30 +188,19 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream app { server ${app.host}; keepalive 8; }
-  server {
-    listen 127.0.0.1:${tls} ssl;
-    listen 127.0.0.1:${plain};
-    ssl_certificate ${dir}/cert.pem;
-    ssl_certificate_key ${dir}/key.pem;
-    location / {
-      proxy_pass http://app;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-    }
-  }
+  include ${dir}/site.conf;
 }
 `,
   );
-  nginx = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
+  nginx = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let nginxErrors = '';
+  nginx.stderr!.on('data', (d: Buffer) => (nginxErrors += d.toString()));
   tlsUrl = `https://127.0.0.1:${tls}`;
   plainUrl = `http://127.0.0.1:${plain}`;
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; ; i++) {
     const up = await call(`${tlsUrl}/api/content/header/active`).catch(() => undefined);
     if (up?.status === 200) break;
+    if (i === 100) throw new Error(`nginx did not start: ${nginxErrors}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }, 300_000);
@@ -146,17 +209,20 @@ afterAll(async () => {
   nginx?.kill('SIGTERM');
   await server?.close();
   delete process.env.TRUST_PROXY;
+  delete process.env.RELEASES_DIR;
   resetEnvCache();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  if (releases) fs.rmSync(releases, { recursive: true, force: true });
 });
 
 describe('[SECURITY][PROXY] behind nginx with TLS', { timeout: 60_000 }, () => {
-  it('https answers carry HSTS; plain http through the same proxy does not', async () => {
+  it('https answers carry HSTS; plain http is sent to https, without HSTS', async () => {
     const secure = await call(`${tlsUrl}/api/content/header/active`);
     expect(secure.status).toBe(200);
     expect(secure.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
-    const plain = await call(`${plainUrl}/api/content/header/active`);
-    expect(plain.status).toBe(200);
+    const plain = await call(`${plainUrl}/about?x=1`);
+    expect(plain.status).toBe(301);
+    expect(plain.headers.location).toBe('https://127.0.0.1/about?x=1');
     expect(plain.headers['strict-transport-security']).toBeUndefined();
   });
 
@@ -189,5 +255,94 @@ describe('[SECURITY][PROXY] behind nginx with TLS', { timeout: 60_000 }, () => {
     expect(res.status).toBe(201);
     const [row] = await server.db.select().from(contactSubmissions).orderBy(desc(contactSubmissions.id)).limit(1);
     expect(row!.ipAddress).toBe('127.0.0.7');
+  });
+});
+
+describe('[SECURITY][PROXY] nginx serves the live release as the app would', { timeout: 120_000 }, () => {
+  /** Request paths for every file of the live release (pages by their clean URL), not-found pages aside. */
+  const files = () =>
+    [...liveSite().keys()]
+      .filter((k) => /\.[a-z0-9]+$/.test(k) && !/\/404\.html$/.test(k))
+      .map((k) => (k === '/index.html' ? '/' : k.replace(/(\/index)?\.html$/, '')));
+
+  it('every file from disk, gzip when taken, with the app’s security headers, cache rules and the page’s own CSP', async () => {
+    const paths = files();
+    expect(paths).toContain('/about');
+    expect(paths.some((p) => p.startsWith('/_astro/'))).toBe(true);
+    for (const p of paths) {
+      const headers = { 'accept-encoding': 'gzip' };
+      const fromNginx = await call(`${tlsUrl}${p}`, { headers });
+      const fromApp = await call(`${server.url}${p}`, { headers: { ...headers, 'x-forwarded-proto': 'https' } });
+      expect({ p, status: fromNginx.status, etag: FROM_DISK.test(String(fromNginx.headers.etag)) }).toEqual({
+        p,
+        status: 200,
+        etag: true,
+      });
+      const pick = (a: Answer) => Object.fromEntries(SAME.map((h) => [h, a.headers[h]]));
+      expect({ p, ...pick(fromNginx) }).toEqual({ p, ...pick(fromApp) });
+      expect(decoded(fromNginx) === decoded(fromApp), p).toBe(true);
+    }
+    const about = await call(`${tlsUrl}/about`);
+    expect(about.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(about.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers 304 to its own entity tag, and HEAD without a body', async () => {
+    const first = await call(`${tlsUrl}/about`, { headers: { 'accept-encoding': 'gzip' } });
+    const again = await call(`${tlsUrl}/about`, { headers: { 'accept-encoding': 'gzip', 'if-none-match': String(first.headers.etag) } });
+    expect(again.status).toBe(304);
+    const head = await call(`${tlsUrl}/about`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.raw.length).toBe(0);
+  });
+
+  it('leaves to the app what it answers its own way: other methods, not-found pages, odd paths, the compressed copies', async () => {
+    const post = await call(`${tlsUrl}/about`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: tlsUrl },
+      body: '{}',
+    });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    const notFoundPage = liveSite().get('/404.html')!.body.toString('utf8');
+    // (`/%2e%2e/about`, above the root once decoded, nginx refuses itself with 400.)
+    for (const target of [
+      '/404',
+      '/404.html',
+      '/nope',
+      '/about/..',
+      '/x/../about',
+      '//about',
+      '/x/%2e%2e/about',
+      '/_astro/',
+      '/about.html.gz',
+    ]) {
+      const res = await call(tlsUrl, { path: target });
+      expect({ target, status: res.status }).toEqual({ target, status: 404 });
+      expect(res.body, target).toBe(notFoundPage);
+      expect(res.headers['content-security-policy'], target).toBe(liveSite().get('/404.html')!.csp);
+    }
+    const slash = await call(`${tlsUrl}/about/`);
+    expect(slash.status).toBe(200);
+    expect(slash.headers.etag).not.toMatch(FROM_DISK);
+    expect(slash.body).toBe(liveSite().get('/about.html')!.body.toString('utf8'));
+  });
+
+  it('a release published since nginx last read the maps is served by the app, and by nginx after a reload', async () => {
+    const before = await call(`${tlsUrl}/about`);
+    expect(before.headers.etag).toMatch(FROM_DISK);
+    await publishContent(await snapshotContent(server.db));
+    const meanwhile = await call(`${tlsUrl}/about`);
+    expect(meanwhile.status).toBe(200);
+    expect(meanwhile.headers.etag).not.toMatch(FROM_DISK);
+    expect(meanwhile.headers['content-security-policy']).toBe(liveSite().get('/about.html')!.csp);
+    await reloadNginx();
+    const after = await call(`${tlsUrl}/about`);
+    expect(after.headers.etag).toMatch(FROM_DISK);
+    expect(after.headers['content-security-policy']).toBe(liveSite().get('/about.html')!.csp);
+  });
+
+  it('the CSP nginx sends for a page missing from the map is a page’s CSP with no inline script', () => {
+    expect(fs.readFileSync(path.resolve('deploy/nginx/procurement-site.conf'), 'utf8')).toContain(`"${htmlCsp([])}"`);
   });
 });

@@ -30,7 +30,6 @@ describe('[OPS][ENV] settings mean what they say', () => {
       PORT: '',
       SESSION_IDLE_SECONDS: '',
       TRUST_PROXY: '',
-      FAST_LANE: '',
       SPAM_RETENTION_DAYS: '',
       DATA_DIR: '',
     });
@@ -50,7 +49,6 @@ describe('[OPS][ENV] settings mean what they say', () => {
       SITE_URL: 'http://localhost:4321',
       SESSION_IDLE_SECONDS: 1800,
       TRUST_PROXY: false,
-      FAST_LANE: true,
       DATA_DIR: './data',
     });
     expect(dataDir()).toBe(`${projectRoot()}/data`);

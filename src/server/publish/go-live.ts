@@ -1,6 +1,7 @@
 import { snapshotContent, type SiteContent } from '../content/site-content';
 import type { Db } from '../db/client';
 import { log } from '../log';
+import { writeNginxCspMap } from './nginx-csp';
 import { liveRelease, serveRelease, type ReleaseInfo } from '../web/live-site';
 import { loadStaticSite } from '../web/static-site';
 import {
@@ -15,13 +16,14 @@ import {
 } from './releases';
 
 /*
- * The end of the pipeline: a finished release is read into memory, made the current one on disk,
- * then handed to the web layer (web/live-site.ts), which serves it.
+ * The end of the pipeline: a finished release is read into memory, given its nginx CSP map, made
+ * the current one on disk, then handed to the web layer (web/live-site.ts), which serves it.
  */
 
 /** Reads a release into memory, then makes it the live one: the disk link first, then the map. */
 export async function goLive(info: ReleaseInfo): Promise<void> {
   const files = await loadStaticSite(releaseClientDir(info.id));
+  await writeNginxCspMap(releaseClientDir(info.id), files);
   await activateRelease(info.id);
   serveRelease(info, files);
 }

@@ -5,7 +5,6 @@ import { log } from '../log';
 import { trackInFlight } from './in-flight';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits';
 import { answerDocumentUpload, documentUploadToken } from './document-upload';
-import { installFastLane, type LaneResponse } from './fast-lane';
 import { isPublicRead, type PublicApiCache } from './public-api-cache';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
 import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
@@ -37,8 +36,6 @@ export interface AppServerOptions {
    * plain HTTP: TLS ends at the proxy.
    */
   trustProxy?: boolean;
-  /** Answer simple static requests before node:http (fast-lane.ts). On unless false (tests compare both). */
-  fastLane?: boolean;
   /**
    * ACCESS_LOG: also log plain static requests (pages, assets), which are otherwise not logged;
    * every other request always gets one JSON line.
@@ -111,20 +108,11 @@ function single(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Which response a GET or HEAD of a static file gets: the encoding, and whether the client's copy of it is current. */
-function variantFor(
-  file: StaticFile,
-  ifNoneMatch: string | undefined,
-  accept: string | undefined,
-): { encoding: Encoding; current: boolean } {
-  const encoding = pickEncoding(accept, file);
-  return { encoding, current: ifNoneMatch !== undefined && noneMatch(ifNoneMatch, etagFor(file, encoding)) };
-}
-
-/** node:http's path for a static file: one `writeHead` with headers computed at load. */
+/** A GET or HEAD of a static file: one `writeHead` with headers computed at load, or 304 when the client's copy is current. */
 function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, secure: boolean): void {
-  const { encoding, current } = variantFor(file, single(req.headers['if-none-match']), single(req.headers['accept-encoding']));
-  if (current) {
+  const encoding = pickEncoding(single(req.headers['accept-encoding']), file);
+  const ifNoneMatch = single(req.headers['if-none-match']);
+  if (ifNoneMatch !== undefined && noneMatch(ifNoneMatch, etagFor(file, encoding))) {
     res.writeHead(304, notModifiedHeaders(file, encoding));
     res.end();
     return;
@@ -208,12 +196,178 @@ function isApiPath(pathname: string): boolean {
   return /^\/+api(\/|$)/i.test(pathname);
 }
 
+/** One request as the routes see it. */
+interface Exchange {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  /** The request target without its query string. */
+  pathname: string;
+  /** Came over https through the trusted proxy (HSTS). */
+  secure: boolean;
+  /** The release's file for the path, or a kept public API answer. */
+  file: StaticFile | undefined;
+  /** A visitor's read of a public endpoint that may be answered from memory (public-api-cache.ts). */
+  publicRead: boolean;
+}
+
+/**
+ * A route answers the requests it matches; the first route that matches answers. `next` hands the
+ * request to the routes after this one (a public read that could not be kept goes on to Astro).
+ */
+interface Route {
+  name: string;
+  matches: (x: Exchange) => boolean;
+  answer: (x: Exchange, next: () => void) => void;
+  /**
+   * Answered by the app rather than from memory: the security headers and the CSP a dynamic
+   * answer carries are set first (a page's CSP when it is not an API path nor a file of the release).
+   */
+  dynamic?: true;
+}
+
+const isRead = (method: string | undefined) => method === 'GET' || method === 'HEAD';
+
+/**
+ * Without a trusted proxy these headers are whatever the client chose: dropped before Astro, so
+ * the client address is the socket's and rate limits cannot be dodged.
+ */
+function dropUntrustedForwarding(req: http.IncomingMessage, trustProxy: boolean | undefined): void {
+  if (trustProxy) return;
+  for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) {
+    delete req.headers[h];
+  }
+}
+
+/** The routes of the server, in order; the last one (Astro) matches everything. */
+function routes(opts: AppServerOptions): Route[] {
+  /** The not-found answer: JSON for the API, else the section's not-found page (e.g. /insights/404.html) or the site's. */
+  const notFound = ({ req, res, pathname }: Exchange) => {
+    if (res.headersSent) return res.end();
+    if (isApiPath(pathname)) return sendJson(res, 404, { message: 'Not found' });
+    const section = pathname.split('/')[1];
+    const page = (section && opts.site().get(`/${section}/404.html`)) || opts.site().get('/404.html');
+    if (page) return sendNotFoundPage(req, res, page);
+    res.statusCode = 404;
+    res.end('Not found');
+  };
+
+  return [
+    {
+      name: 'local uploads (/uploads/<key>)',
+      matches: ({ pathname }) => opts.uploads !== undefined && pathname.startsWith(UPLOADS_PREFIX),
+      answer: ({ req, res, pathname, secure }) => {
+        serveUpload(req, res, pathname, { ...opts.uploads!, secure }).catch((err) => {
+          log.error('upload read failed', { id: req.headers['x-request-id'], path: pathname, err });
+          if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
+          else res.destroy();
+        });
+      },
+    },
+    {
+      name: 'a file of the release, or a kept public answer',
+      matches: ({ req, file }) => file !== undefined && isRead(req.method),
+      answer: ({ req, res, file, secure }) => sendStatic(req, res, file!, secure),
+    },
+    {
+      name: 'a public read not kept yet',
+      matches: ({ publicRead }) => publicRead,
+      answer: (x, next) => {
+        // Made once per content change; if it cannot be kept (or making it failed), Astro answers.
+        opts.publicApi!.fill(x.pathname).then(
+          (made) => (made ? sendStatic(x.req, x.res, made, x.secure) : next()),
+          (err) => {
+            log.warn('public answer not kept', { id: x.req.headers['x-request-id'], path: x.pathname, err });
+            next();
+          },
+        );
+      },
+    },
+    {
+      name: 'a file of the release, another method',
+      matches: ({ file }) => file !== undefined,
+      answer: ({ res }) => {
+        res.setHeader('allow', 'GET, HEAD');
+        sendJson(res, 405, { message: 'Method not allowed' });
+      },
+      dynamic: true,
+    },
+    {
+      // Astro has no page for these: dot segments, the prerendered not-found pages themselves, `//x`.
+      name: 'no page',
+      matches: ({ pathname }) => hasDotSegment(pathname) || NOT_FOUND_PAGE.test(pathname) || pathname.startsWith('//'),
+      answer: notFound,
+      dynamic: true,
+    },
+    {
+      // Streamed straight to storage, before Astro (document-upload.ts).
+      name: 'a document upload',
+      matches: ({ pathname }) => documentUploadToken(pathname) !== undefined,
+      answer: ({ req, res, pathname, secure }) => {
+        dropUntrustedForwarding(req, opts.trustProxy);
+        void answerDocumentUpload(req, documentUploadToken(pathname)!, secure).then(({ status, body, headers }) => {
+          for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
+          if (!req.complete) closeAfterAnswer(req, res);
+          sendJson(res, status, body);
+        });
+      },
+      dynamic: true,
+    },
+    {
+      name: 'Astro: pages rendered on demand and the API',
+      matches: () => true,
+      answer: (x) => answerWithAstro(opts, x, () => notFound(x)),
+      dynamic: true,
+    },
+  ];
+}
+
+/** Astro's answer, with the body capped as it streams in (`BODY_LIMITS`). */
+function answerWithAstro(opts: AppServerOptions, { req, res, pathname }: Exchange, notFound: () => void): void {
+  dropUntrustedForwarding(req, opts.trustProxy);
+  if (!isRead(req.method)) {
+    const limit = bodyLimitFor(pathname);
+    if (Number(req.headers['content-length'] ?? 0) > limit.bytes) {
+      res.setHeader('connection', 'close');
+      return sendJson(res, 413, { message: limit.message });
+    }
+    // Astro builds its Request from `req.body` when it is an async iterable.
+    (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
+  }
+  // Whichever comes first ends the wait, and takes both listeners away again.
+  const drained = () =>
+    res.writableNeedDrain
+      ? new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done).off('close', done);
+            resolve();
+          };
+          res.on('drain', done).on('close', done);
+        })
+      : Promise.resolve();
+  opts.astro(req, res, notFound, { drained }).catch((err) => {
+    log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
+    if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
+    else res.end();
+  });
+}
+
 /**
  * The HTTP server: prerendered pages straight from memory (precompressed, ETag, immutable
- * assets), everything else through Astro, unknown pages the 404 page with status 404.
+ * assets), everything else through Astro, unknown pages the 404 page with status 404. Each
+ * request goes to the first of `routes` that matches it.
  */
 export function createAppServer(opts: AppServerOptions): http.Server {
-  const isSecure = (forwardedProto: string | string[] | undefined) => Boolean(opts.trustProxy) && single(forwardedProto) === 'https';
+  const table = routes(opts);
+
+  function dispatch(x: Exchange, from: number): void {
+    const at = table.findIndex((route, i) => i >= from && route.matches(x));
+    const route = table[at]!;
+    if (route.dynamic) {
+      for (const [k, v] of Object.entries(baseSecurityHeaders(x.secure))) x.res.setHeader(k, v);
+      x.res.setHeader('content-security-policy', x.file || isApiPath(x.pathname) ? API_CSP : htmlCsp([]));
+    }
+    route.answer(x, () => dispatch(x, at + 1));
+  }
 
   const server = http.createServer((req, res) => {
     const target = req.url ?? '/';
@@ -225,117 +379,15 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       return sendJson(res, 400, { message: 'Bad request' });
     }
     const pathname = pathOf(target);
-    const secure = isSecure(req.headers['x-forwarded-proto']);
+    const secure = Boolean(opts.trustProxy) && single(req.headers['x-forwarded-proto']) === 'https';
     const publicRead = opts.publicApi !== undefined && isPublicRead(req.method, pathname, single(req.headers.cookie));
     const file = staticFileFor(opts.site(), pathname) ?? (publicRead ? opts.publicApi!.get(pathname) : undefined);
-    const isStaticRead = file !== undefined && (req.method === 'GET' || req.method === 'HEAD');
-    if (!isStaticRead || opts.accessLog) trackRequest(req, res, pathname, Boolean(opts.trustProxy));
-    if (opts.uploads && pathname.startsWith(UPLOADS_PREFIX)) {
-      serveUpload(req, res, pathname, { ...opts.uploads, secure }).catch((err) => {
-        log.error('upload read failed', { id: req.headers['x-request-id'], path: pathname, err });
-        if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
-        else res.destroy();
-      });
-      return;
-    }
-    if (isStaticRead) return sendStatic(req, res, file, secure);
-    if (publicRead) {
-      // Made once per content change; if it cannot be kept (or making it failed), Astro answers.
-      opts.publicApi!.fill(pathname).then(
-        (made) => (made ? sendStatic(req, res, made, secure) : dynamic()),
-        (err) => {
-          log.warn('public answer not kept', { id: req.headers['x-request-id'], path: pathname, err });
-          dynamic();
-        },
-      );
-      return;
-    }
-    dynamic();
-
-    /** Everything but a static read: Astro, after the checks it needs. */
-    function dynamic(): void {
-      for (const [k, v] of Object.entries(baseSecurityHeaders(secure))) res.setHeader(k, v);
-      res.setHeader('content-security-policy', file || isApiPath(pathname) ? API_CSP : htmlCsp([]));
-      if (file) {
-        res.setHeader('allow', 'GET, HEAD');
-        return sendJson(res, 405, { message: 'Method not allowed' });
-      }
-      const notFound = () => {
-        if (res.headersSent) return res.end();
-        if (isApiPath(pathname)) return sendJson(res, 404, { message: 'Not found' });
-        // A section may have its own not-found page (e.g. /insights/404.html: 'Insight Not Found').
-        const section = pathname.split('/')[1];
-        const page = (section && opts.site().get(`/${section}/404.html`)) || opts.site().get('/404.html');
-        if (page) return sendNotFoundPage(req, res, page);
-        res.statusCode = 404;
-        res.end('Not found');
-      };
-      // Astro has no page for these (dot segments, the prerendered not-found pages themselves).
-      if (hasDotSegment(pathname) || NOT_FOUND_PAGE.test(pathname) || pathname.startsWith('//')) {
-        notFound();
-        return;
-      }
-      if (!opts.trustProxy) {
-        // Without a trusted proxy these headers are whatever the client chose: drop them so the
-        // client address is the socket's and rate limits cannot be dodged.
-        for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) {
-          delete req.headers[h];
-        }
-      }
-      const uploadToken = documentUploadToken(pathname);
-      if (uploadToken !== undefined) {
-        // Streamed straight to storage, before Astro (document-upload.ts).
-        void answerDocumentUpload(req, uploadToken, secure).then(({ status, body, headers }) => {
-          for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
-          if (!req.complete) closeAfterAnswer(req, res);
-          sendJson(res, status, body);
-        });
-        return;
-      }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        const limit = bodyLimitFor(pathname);
-        if (Number(req.headers['content-length'] ?? 0) > limit.bytes) {
-          res.setHeader('connection', 'close');
-          return sendJson(res, 413, { message: limit.message });
-        }
-        // Astro builds its Request from `req.body` when it is an async iterable.
-        (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
-      }
-      // Whichever comes first ends the wait, and takes both listeners away again.
-      const drained = () =>
-        res.writableNeedDrain
-          ? new Promise<void>((resolve) => {
-              const done = () => {
-                res.off('drain', done).off('close', done);
-                resolve();
-              };
-              res.on('drain', done).on('close', done);
-            })
-          : Promise.resolve();
-      opts.astro(req, res, notFound, { drained }).catch((err) => {
-        log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
-        if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
-        else res.end();
-      });
-    }
+    // Plain static reads are logged only with the access log on.
+    if (!(file !== undefined && isRead(req.method)) || opts.accessLog) trackRequest(req, res, pathname, Boolean(opts.trustProxy));
+    dispatch({ req, res, pathname, secure, file, publicRead }, 0);
   });
 
-  if (opts.fastLane !== false) {
-    // sendStatic's answer, with the headers as bytes.
-    installFastLane(server, (req): LaneResponse | undefined => {
-      const pathname = pathOf(req.target);
-      const file =
-        staticFileFor(opts.site(), pathname) ??
-        (opts.publicApi && isPublicRead(req.method, pathname, req.headers.cookie) ? opts.publicApi.get(pathname) : undefined);
-      if (!file) return undefined;
-      const { encoding, current } = variantFor(file, req.headers['if-none-match'], req.headers['accept-encoding']);
-      if (opts.accessLog) log.info('request', { method: req.method, path: pathname, status: current ? 304 : 200, lane: true });
-      if (current) return { head: file.head304[encoding]! };
-      return { head: file.head[encoding]![isSecure(req.headers['x-forwarded-proto']) ? 1 : 0], body: bodyFor(file, encoding) };
-    });
-  }
   trackInFlight(server);
-  // After the fast lane (which takes over node:http's own listener); runs first all the same.
   limitConnections(server, opts.connectionLimits ?? defaultConnectionLimits(Boolean(opts.trustProxy)));
   return server;
 }

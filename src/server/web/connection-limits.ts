@@ -41,7 +41,7 @@ export function limitConnections(server: http.Server, limits: ConnectionLimits):
   server.maxConnections = limits.total;
   if (limits.perClient <= 0) return;
   const open = new Map<string, number>();
-  // First listener: a refused socket never reaches the HTTP parser or the fast lane.
+  // First listener: a refused socket never reaches the HTTP parser.
   server.prependListener('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     const count = (open.get(address) ?? 0) + 1;

@@ -44,10 +44,6 @@ export interface StaticFile {
    * and per http/https: the hot path writes them in one call, with no per-request header work.
    */
   raw: Record<Encoding, [plain: string[], secure: string[]] | undefined>;
-  /** The same 200 responses' status line and headers as bytes, for the fast lane (fast-lane.ts). */
-  head: Record<Encoding, [plain: Buffer, secure: Buffer] | undefined>;
-  /** The 304 Not Modified status line and headers as bytes, per encoding. */
-  head304: Record<Encoding, Buffer | undefined>;
 }
 
 export type Encoding = 'identity' | 'br' | 'gzip';
@@ -110,29 +106,11 @@ export function notModifiedHeaders(file: Pick<StaticFile, 'etag' | 'cacheControl
   return ['etag', etagFor(file, encoding), 'cache-control', file.cacheControl, 'vary', 'Accept-Encoding'];
 }
 
-function headBytes(statusLine: string, flat: string[]): Buffer {
-  let text = `${statusLine}\r\n`;
-  for (let i = 0; i < flat.length; i += 2) text += `${flat[i]}: ${flat[i + 1]}\r\n`;
-  return Buffer.from(text, 'latin1');
-}
-
-type FileWithoutHeaders = Omit<StaticFile, 'raw' | 'head' | 'head304'>;
+type FileWithoutHeaders = Omit<StaticFile, 'raw'>;
 
 function withRawHeaders(file: FileWithoutHeaders): StaticFile {
   const both = (e: Encoding): [string[], string[]] => [rawHeaders(file, e, false), rawHeaders(file, e, true)];
-  const raw = { identity: both('identity'), br: file.br && both('br'), gzip: file.gz && both('gzip') };
-  const bytes = (pair: [string[], string[]] | undefined): [Buffer, Buffer] | undefined =>
-    pair && [headBytes('HTTP/1.1 200 OK', pair[0]), headBytes('HTTP/1.1 200 OK', pair[1])];
-  return {
-    ...file,
-    raw,
-    head: { identity: bytes(raw.identity), br: bytes(raw.br), gzip: bytes(raw.gzip) },
-    head304: {
-      identity: headBytes('HTTP/1.1 304 Not Modified', notModifiedHeaders(file, 'identity')),
-      br: file.br && headBytes('HTTP/1.1 304 Not Modified', notModifiedHeaders(file, 'br')),
-      gzip: file.gz && headBytes('HTTP/1.1 304 Not Modified', notModifiedHeaders(file, 'gzip')),
-    },
-  };
+  return { ...file, raw: { identity: both('identity'), br: file.br && both('br'), gzip: file.gz && both('gzip') } };
 }
 
 const entityTag = (body: Buffer) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
