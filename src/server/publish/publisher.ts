@@ -56,15 +56,19 @@ const g = globalThis as unknown as Record<symbol, Publisher | undefined>;
  * Asks for a publish after a write that changes a public page. Resolves once the request is
  * recorded (awaiting it is optional; it never rejects).
  */
-export function requestPublish(reason: string): Promise<void> {
+export async function requestPublish(reason: string): Promise<void> {
   // The write is done: answers kept for visitors (web/public-api-cache.ts) are made again.
   contentChanged();
   const publisher = g[KEY];
   if (!publisher) {
     log.debug('publish requested (no publisher running)', { reason });
-    return Promise.resolve();
+    return;
   }
-  return publisher.request(reason).catch((err) => log.error('recording a publish request failed', { reason, err }));
+  try {
+    await publisher.request(reason);
+  } catch (err) {
+    log.error('recording a publish request failed', { reason, err });
+  }
 }
 
 /** POST /api/admin/publish: queue a publish even when this process runs no publisher. */
