@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import astro from 'eslint-plugin-astro';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -99,7 +100,7 @@ export const LAYERS = [
   ...ROOMS,
 ];
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: [
       'dist/',

@@ -5,7 +5,8 @@
  * no TypeScript transpiler). It opens no database and renders no page: the running server renders
  * the pages from the database into a release of its own (src/server/publish).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type StdioOptions } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '#server/paths.ts';
@@ -18,10 +19,10 @@ export { bundleIsCurrent, sourceStamp };
 const compiledStart = (root = projectRoot()) => path.join(root, 'dist', 'server', 'start.mjs');
 
 /** scripts/start.ts and every module of ours it imports in one file; packages stay imports. */
-async function compileStart(root: string): Promise<void> {
+async function compileStart(root: string, logFile?: string): Promise<void> {
   // Loaded here only: the compiled start itself never needs it.
-  const { build } = await import('esbuild');
-  await build({
+  const { build, formatMessages } = await import('esbuild');
+  const { warnings } = await build({
     entryPoints: [path.join(root, 'scripts', 'start.ts')],
     outfile: compiledStart(root),
     bundle: true,
@@ -29,26 +30,63 @@ async function compileStart(root: string): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    logLevel: 'warning',
+    // With a log file its warnings go there, with the rest of the build's detail.
+    logLevel: logFile ? 'error' : 'warning',
     legalComments: 'none',
+  });
+  if (logFile && warnings.length) await fs.appendFile(logFile, (await formatMessages(warnings, { kind: 'warning' })).join(''));
+}
+
+/** How many of a log's last lines a failure quotes. */
+const FAILURE_TAIL = 20;
+
+/**
+ * Runs a command with its output (standard output and error) in `logFile`, made afresh, instead of
+ * the console. A failure's message quotes the log's last lines and says where the rest is.
+ */
+export async function runLogged(command: string, args: string[], opts: Run & { logFile: string }): Promise<void> {
+  await fs.mkdir(path.dirname(opts.logFile), { recursive: true });
+  const fd = openSync(opts.logFile, 'w');
+  try {
+    await runChild(command, args, { ...opts, stdio: ['ignore', fd, fd] });
+  } catch (err) {
+    const lines = (await fs.readFile(opts.logFile, 'utf8')).trimEnd().split('\n').slice(-FAILURE_TAIL);
+    throw new Error(`${(err as Error).message}; the last lines of ${opts.logFile}:\n${lines.join('\n')}`, { cause: err });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Options of a command run by the build; `name` is what a failure calls it (`astro build`). */
+interface Run {
+  name: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+function runChild(command: string, args: string[], opts: Run & { stdio: StdioOptions }): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, opts);
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${opts.name} exited with ${code}`))));
   });
 }
 
-export async function buildServer(): Promise<void> {
+/**
+ * Builds the server bundle and the compiled start. With `logFile`, the build's detail (Vite's
+ * chunk list, its warnings) goes to that file instead of the console.
+ */
+export async function buildServer(opts: { logFile?: string } = {}): Promise<void> {
   const root = projectRoot();
   const stamp = await sourceStamp(root);
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'node_modules', 'astro', 'astro.js'), 'build'], {
-      cwd: root,
-      env: { ...process.env, PRERENDER_PAGES: 'false', ASTRO_TELEMETRY_DISABLED: '1' },
-      stdio: 'inherit',
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}`))));
-  });
+  const command = process.execPath;
+  const args = [path.join(root, 'node_modules', 'astro', 'astro.js'), 'build'];
+  const run = { name: 'astro build', cwd: root, env: { ...process.env, PRERENDER_PAGES: 'false', ASTRO_TELEMETRY_DISABLED: '1' } };
+  if (opts.logFile) await runLogged(command, args, { ...run, logFile: opts.logFile });
+  else await runChild(command, args, { ...run, stdio: 'inherit' });
   // Compressed once here: every release links these copies in with the files (render.ts).
   await precompress(path.join(root, 'dist', 'client'));
-  await compileStart(root);
+  await compileStart(root, opts.logFile);
   // Taken before the build: a source edited during it makes the next start build again.
   await fs.writeFile(stampFile(root), `${stamp}\n`);
 }

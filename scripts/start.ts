@@ -1,14 +1,17 @@
 /**
  * The server: checks the environment and the port, builds the server bundle when it is missing or
  * stale, opens the database (embedded PGlite unless DATABASE_URL), applies migrations, seeds the
- * first run, makes sure the static pages match the database, then serves everything. `npm start`
- * runs it compiled (scripts/start.mjs); `--build-only` stops after the build.
+ * first run, makes sure the static pages match the database, then serves everything. It prints one
+ * line per phase (build, database, pages) with its time, the build's detail going to
+ * DATA_DIR/logs/build.log, then the address, and last the first administrator's password when it
+ * made one. `npm start` runs it compiled (scripts/start.mjs); `--build-only` stops after the build.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { announceAdmin, seed } from '#server/db/seed.ts';
-import { closeDb, getDbHandle, whileStarting } from '#server/db/client.ts';
+import { announceAdmin, seed, type SeedResult } from '#server/db/seed.ts';
+import { closeDb, getDbHandle, whileStarting, type DbHandle } from '#server/db/client.ts';
+import { type Env } from '#server/env.ts';
 import { shareAuthSecret } from '#server/auth/secret.ts';
 import { log } from '#server/log.ts';
 import { dataDir, projectRoot } from '#server/paths.ts';
@@ -21,37 +24,79 @@ import { buildServer, bundleIsCurrent } from './bundle';
 import { stopWithParent } from './parent-watch';
 import { drainAndClose } from './shutdown';
 import { preflight } from './preflight';
-import { startPublisher } from '#server/publish/publisher.ts';
+import { phase, printBuildUpToDate, shownPath } from './phases.mjs';
+import { startPublisher, type StartRelease } from '#server/publish/publisher.ts';
 import { startMailWorker } from '#server/mail/worker.ts';
 import { startLeadJobs } from '#server/services/lead-jobs.ts';
 import { startControlChannel } from '#server/web/control-channel.ts';
 import { leadRecipients } from '#server/services/lead-mail.ts';
 import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
 
+/** Why the server bundle must be built, or `null` when it was built from these sources. */
+async function buildReason(entry: string): Promise<string | null> {
+  if (!fs.existsSync(entry)) return 'no server bundle yet';
+  return (await bundleIsCurrent()) ? null : 'the sources or the lock file changed since the last build';
+}
+
+/** The build phase: the build's detail goes to DATA_DIR/logs/build.log, its line says where. */
+async function build(e: Env, entry: string): Promise<void> {
+  const checking = performance.now();
+  const reason = await buildReason(entry);
+  if (!reason) return printBuildUpToDate(checking);
+  const logFile = path.join(dataDir(e.DATA_DIR), 'logs', 'build.log');
+  await phase(
+    'Build',
+    () => buildServer({ logFile }),
+    () => `server bundle built (${reason}); details in ${shownPath(logFile)}`,
+    { doing: `building the server bundle (${reason}), about a minute…` },
+  );
+}
+
+/** The database phase's line: which database, the migrations applied, a first administrator made. */
+function databaseSummary(handle: DbHandle, seeded: SeedResult): string {
+  const applied = handle.applied?.length ?? 0;
+  const parts = [
+    `${handle.kind}: ${handle.where}`,
+    applied ? `${applied} migration${applied === 1 ? '' : 's'} applied` : 'no migration pending',
+  ];
+  if (seeded.admin) parts.push('first administrator created');
+  return parts.join('; ');
+}
+
+/** The pages phase's line: the release served, rendered now or kept from the last start. */
+function pagesSummary(release: StartRelease | undefined): string {
+  if (!release) return 'no release';
+  if (release.error) return `rendering failed (${release.error}); serving the previous release ${release.id}`;
+  return `${release.pages} pages ${release.built ? 'rendered' : 'unchanged since the last start'} (release ${release.id})`;
+}
+
 async function main(): Promise<void> {
   const e = await preflight();
   const entry = path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
   // scripts/start.mjs has just checked it (and built if needed) before loading this, compiled.
-  if (process.env.START_BUILD_CHECKED !== '1') {
-    if (!fs.existsSync(entry)) {
-      console.log('  No server bundle yet: building it (once, about half a minute)…');
-      await buildServer();
-    } else if (!(await bundleIsCurrent())) {
-      console.log('  The sources or the lock file changed since the last build: rebuilding the server bundle…');
-      await buildServer();
-    }
-  }
+  if (process.env.START_BUILD_CHECKED !== '1') await build(e, entry);
   if (process.argv.includes('--build-only')) return;
 
-  const handle = await getDbHandle();
-  announceAdmin(await whileStarting(handle, () => seed(handle.db, { onlyOnce: true })));
-  // Instances on one Postgres sign and encrypt with one key, whatever their DATA_DIR.
-  if (handle.kind === 'postgres') await shareAuthSecret(handle.db);
+  const { handle, seeded } = await phase(
+    'Database',
+    async () => {
+      const handle = await getDbHandle();
+      const seeded = await whileStarting(handle, () => seed(handle.db, { onlyOnce: true }));
+      // Instances on one Postgres sign and encrypt with one key, whatever their DATA_DIR.
+      if (handle.kind === 'postgres') await shareAuthSecret(handle.db);
+      return { handle, seeded };
+    },
+    (r) => databaseSummary(r.handle, r.seeded),
+  );
   // From here `npm run db:backup` and `db:restore` can ask this process (it owns the embedded database).
   const control = await startControlChannel(dataDir(e.DATA_DIR));
 
   // Serves the current release (or builds one) and runs publish jobs from here on.
-  const publisher = await startPublisher();
+  const publisher = await phase(
+    'Pages',
+    () => startPublisher(),
+    (p) => pagesSummary(p.startRelease),
+  );
   const mailWorker = startMailWorker();
   // The hourly leads digest and the daily spam clean-up (once across instances).
   const leadJobs = startLeadJobs();
@@ -81,14 +126,16 @@ async function main(): Promise<void> {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : e.PORT;
   log.info(`serving on http://localhost:${port}/`, { database: handle.kind, where: handle.where });
-  // The address people use (SITE_URL, by default http://localhost:$PORT), and the port when it differs.
-  const site = e.SITE_URL.replace(/\/+$/, '');
-  const local = `http://localhost:${port}`;
-  console.log(`\n  Ready: ${site}/   (sign in at ${site}/auth)${site === local ? '' : `   listening on ${local}/`}\n`);
   // Said once here, and shown in red in the back office until fixed.
   // A database that stops answering right now must not stop the start: the back office says it too.
   const delivery = await leadRecipients(handle.db).catch(() => null);
   if (delivery?.source === 'none') log.warn(NO_RECIPIENT_WARNING);
+  // The address people use (SITE_URL, by default http://localhost:$PORT), and the port when it differs.
+  const site = e.SITE_URL.replace(/\/+$/, '');
+  const local = `http://localhost:${port}`;
+  console.log(`\n  Ready: ${site}/   (sign in at ${site}/auth)${site === local ? '' : `   listening on ${local}/`}\n`);
+  // Last, so that nothing the start prints pushes it out of sight.
+  announceAdmin(seeded);
 
   let stopping = false;
   const stop = async (signal: string) => {

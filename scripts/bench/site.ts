@@ -226,7 +226,7 @@ async function lighthousePages(): Promise<PageResult[]> {
       process.stdout.write('.');
     }
   } finally {
-    await chrome.kill();
+    chrome.kill();
   }
   process.stdout.write('\n');
   return results;

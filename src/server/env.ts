@@ -8,14 +8,14 @@ const bool = z
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   /** Postgres connection string; unset means embedded PGlite in DATA_DIR/pglite. */
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   /** The public address of the site (canonical links, feeds, e-mails); unset: http://localhost:$PORT. */
-  SITE_URL: z.string().url().optional(),
+  SITE_URL: z.url().optional(),
   ADMIN_USERNAME: z.string().min(3).max(64).optional(),
-  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   AUTH_SECRET: z.string().min(32).optional(),
   ALLOW_REGISTRATION: bool,
@@ -30,7 +30,7 @@ const envSchema = z.object({
   LEAD_NOTIFY_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Suspected spam older than this many days is deleted by a daily job (nothing else is). */
   SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  REBUILD_WEBHOOK_URL: z.string().url().optional(),
+  REBUILD_WEBHOOK_URL: z.url().optional(),
   REBUILD_WEBHOOK_SECRET: z.string().optional(),
   REBUILD_WEBHOOK_SECRET_HEADER: z.string().default('x-webhook-secret'),
   BLOB_READ_WRITE_TOKEN: z.string().optional(),

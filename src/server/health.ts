@@ -27,12 +27,16 @@ export interface Readiness {
   };
 }
 
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
+async function within<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

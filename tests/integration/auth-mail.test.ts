@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mailOutbox } from '#server/db/schema/index.ts';
 import { resetEnvCache } from '#server/env.ts';
 import { enqueueMail } from '#server/mail/outbox.ts';
 import { createMailTransport, type MailTransport } from '#server/mail/transport.ts';
 import { MAIL_MAX_ATTEMPTS, deliverDue, startMailWorker } from '#server/mail/worker.ts';
 import { makeUser, passwordStep } from './helpers/auth';
+import { expectLogs } from './helpers/expected-logs';
 import { startTestServer, type TestServer } from './helpers/server';
 
 /** A real SMTP server in this process (smtp-server on 127.0.0.1:0; nodemailer delivers to it without TLS) that records what it receives. */
@@ -105,6 +106,8 @@ describe('mail outbox', { timeout: 120_000 }, () => {
     const broken: MailTransport = { kind: 'test', send: async () => Promise.reject(new Error('connection refused')) };
     let t = Date.now() + 60 * 60_000 * 24; // everything else queued so far is due before this
     const delays: number[] = [];
+    const said = expectLogs('mail delivery failed; will retry', 'mail delivery failed for good');
+    onTestFinished(() => said.restore());
     for (let attempt = 1; attempt <= MAIL_MAX_ATTEMPTS; attempt++) {
       await deliverDue(server.db, broken, { now: new Date(t) });
       const [row] = await server.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
@@ -123,6 +126,10 @@ describe('mail outbox', { timeout: 120_000 }, () => {
     expect(delays[0]).toBe(30_000);
     expect(delays[1]).toBe(60_000);
     for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]!);
+    expect([said.count('mail delivery failed; will retry'), said.count('mail delivery failed for good')]).toEqual([
+      MAIL_MAX_ATTEMPTS - 1,
+      1,
+    ]);
   });
 
   it('[AUTH][MAIL]: without SMTP_URL each message is kept as a complete .eml file in DATA_DIR/outbox', async () => {

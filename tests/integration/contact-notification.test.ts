@@ -10,6 +10,7 @@ import { createMailTransport, type MailTransport } from '#server/mail/transport.
 import { deliverDue } from '#server/mail/worker.ts';
 import { CONTACT_FLOOD } from '#server/services/contact.ts';
 import { immediatePerHour, sendLeadDigest } from '#server/services/lead-digest.ts';
+import { expectLogs } from './helpers/expected-logs';
 import { startTestServer, type TestServer } from './helpers/server';
 import { SmtpSink, decodeWords, parseMail, waitFor } from './helpers/smtp';
 
@@ -235,6 +236,7 @@ describe('[LEADS][MAIL] delivery through SMTP outages', { timeout: 120_000 }, ()
     const messageIds = await queueThree('Outage');
     sink.mode('refuse');
     const t = Date.now();
+    const retries = expectLogs('mail delivery failed; will retry');
     try {
       expect(await deliverAll(smtp, t)).toEqual({ sent: 0, failed: 3 });
       expect(await deliverAll(smtp, t + 60_000)).toEqual({ sent: 0, failed: 3 });
@@ -242,7 +244,9 @@ describe('[LEADS][MAIL] delivery through SMTP outages', { timeout: 120_000 }, ()
       expect(rows.every((r) => r.status === 'pending' && r.attempts === 2 && /451/.test(r.lastError ?? ''))).toBe(true);
     } finally {
       sink.mode('accept');
+      retries.restore();
     }
+    expect(retries.count('mail delivery failed; will retry')).toBe(6);
     // Not yet due: the backoff holds the retry back.
     expect(await deliverAll(smtp, t + 61_000)).toEqual({ sent: 0, failed: 0 });
     expect(await deliverAll(smtp, t + 10 * 60_000)).toEqual({ sent: 3, failed: 0 });
@@ -255,11 +259,18 @@ describe('[LEADS][MAIL] delivery through SMTP outages', { timeout: 120_000 }, ()
     const messageIds = await queueThree('Restart');
     sink.mode('hold');
     const heldBefore = sink.heldCount;
-    const pass = deliverAll();
-    await waitFor(() => sink.heldCount > heldBefore);
-    await sink.restart(); // killed while it held a message it had not answered
-    const first = await pass;
+    const retries = expectLogs('mail delivery failed; will retry');
+    let first: Awaited<ReturnType<typeof deliverAll>>;
+    try {
+      const pass = deliverAll();
+      await waitFor(() => sink.heldCount > heldBefore);
+      await sink.restart(); // killed while it held a message it had not answered
+      first = await pass;
+    } finally {
+      retries.restore();
+    }
     expect(first.failed).toBeGreaterThan(0);
+    expect(retries.count('mail delivery failed; will retry')).toBe(first.failed);
     if (sink.url !== process.env.SMTP_URL) {
       // The old port was taken by another process in the meantime: deliver to the new one.
       process.env.SMTP_URL = sink.url;

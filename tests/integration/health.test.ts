@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { resetEnvCache } from '#server/env.ts';
 import { mailOutbox, publishJobs } from '#server/db/schema/index.ts';
+import { expectLogs, type ExpectedLogs } from './helpers/expected-logs';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let server: TestServer;
@@ -13,6 +14,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close().catch(() => {});
 });
+
+/** A 503 on purpose: its request log line (every 5xx is logged as a warning) is expected. */
+function expect503Logged(): ExpectedLogs {
+  const said = expectLogs('request');
+  onTestFinished(() => said.restore());
+  return said;
+}
 
 describe('[OPS][HEALTH] health checks for a load balancer', { timeout: 60_000 }, () => {
   it('GET /healthz: 200 while the process answers, never cached, nothing about the build', async () => {
@@ -68,8 +76,10 @@ describe('[OPS][HEALTH] health checks for a load balancer', { timeout: 60_000 },
     await server.db
       .insert(publishJobs)
       .values({ status: 'failed', mode: 'local', reason: 'test', requestedAt: now, finishedAt: now, error: 'render failed' });
+    const said = expect503Logged();
     const res = await server.request('/readyz');
     expect(res.status).toBe(503);
+    await expect.poll(() => said.count('request')).toBe(1);
     expect(await res.json()).toMatchObject({ status: 'unavailable', checks: { database: 'ok', publisher: 'failed' } });
     const after = new Date(now.getTime() + 1000);
     await server.db
@@ -80,11 +90,13 @@ describe('[OPS][HEALTH] health checks for a load balancer', { timeout: 60_000 },
 
   it('503 within about a second when the database is gone; /healthz still 200', async () => {
     await server.handle.close();
+    const said = expect503Logged();
     const started = Date.now();
     const res = await server.request('/readyz');
     expect(res.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(await res.json()).toMatchObject({ status: 'unavailable', checks: { database: 'unavailable', publisher: 'unknown' } });
     expect((await server.request('/healthz')).status).toBe(200);
+    await expect.poll(() => said.count('request')).toBe(1);
   });
 });

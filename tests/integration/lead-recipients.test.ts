@@ -18,6 +18,7 @@ import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
 import { createUser } from '#server/services/users.ts';
 import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
+import { expectLogs, type ExpectedLogs } from './helpers/expected-logs';
 import { SmtpSink, decodeWords, parseMail } from './helpers/smtp';
 
 const OWNER = 'owner@harbor-federal.com';
@@ -30,8 +31,13 @@ let t: AdminTestContext;
 let sink: SmtpSink;
 let smtp: MailTransport;
 let dataDir: string;
+// What this file's configuration makes the server say, on purpose.
+const MALFORMED = 'CONTACT_NOTIFY_TO has entries that are not e-mail addresses; they are skipped';
+const PLACEHOLDERS = 'CONTACT_NOTIFY_TO has placeholder addresses (example.com, .test, localhost…); they are skipped';
+let said: ExpectedLogs;
 
 beforeAll(async () => {
+  said = expectLogs(MALFORMED, PLACEHOLDERS, NO_RECIPIENT_WARNING);
   sink = await SmtpSink.start();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-recipients-'));
   process.env.DATA_DIR = dataDir;
@@ -48,6 +54,7 @@ beforeAll(async () => {
   smtp = createMailTransport();
 }, 180_000);
 afterAll(async () => {
+  said.restore();
   await t?.s.close();
   await sink?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -117,13 +124,17 @@ describe('[LEADS][RECIPIENTS] a real recipient or a loud warning', { timeout: 12
     expect(decodeWords(parseMail(fresh[0]!.raw).header('subject')!)).toContain('New inquiry from Jane Buyer');
     for (const m of sink.received) for (const to of m.to) expect(to).not.toMatch(PLACEHOLDER);
     expect((await readyz()).body.checks.leadRecipients).toBe('ok');
+    // The skipped entries of CONTACT_NOTIFY_TO were said once each, however often it was read.
+    expect([said.count(MALFORMED), said.count(PLACEHOLDERS)]).toEqual([1, 1]);
   });
 
   it('nobody real: the inquiry is stored and answered 201; the banner endpoint and /readyz say so; the instance stays ready', async () => {
     await setAdminEmail('owner@example.com');
     const before = sink.received.length;
+    const warned = said.count(NO_RECIPIENT_WARNING);
     const res = await post('Forty laptops, nobody to tell.');
     expect(res.status).toBe(201);
+    expect(said.count(NO_RECIPIENT_WARNING)).toBe(warned + 1);
     const { id } = await res.json();
     const [stored] = await t.s.db.select().from(contactSubmissions).where(eq(contactSubmissions.id, id));
     expect(stored).toMatchObject({ message: 'Forty laptops, nobody to tell.', isSpam: false });

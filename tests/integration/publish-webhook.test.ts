@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attemptsOf, listJobs } from '#server/publish/jobs.ts';
 import { startPublisher, type Publisher } from '#server/publish/publisher.ts';
 import { recordChange, type ContentKind } from '#server/content/changes.ts';
+import { expectLogs } from './helpers/expected-logs';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 
 /** A deploy hook stand-in: answers each call with the next status of `script` (then 200). */
@@ -63,6 +64,17 @@ async function status() {
   return (await res.json()) as { state: string; lastPublishedAt: string | null; lastDurationMs: number | null; lastError: string | null };
 }
 
+/** A publish while the hook fails: each failed call's warning is expected, and counted. */
+async function publishThroughFailures(kind: ContentKind) {
+  const failures = expectLogs('deploy hook call failed');
+  try {
+    await changed(kind);
+    return { s: await settled(), failedCalls: failures.count('deploy hook call failed') };
+  } finally {
+    failures.restore();
+  }
+}
+
 async function settled() {
   for (let i = 0; i < 200; i++) {
     const s = await status();
@@ -119,8 +131,8 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
   it('retries with backoff while the hook answers 500, each attempt recorded, then stops at the first success', async () => {
     await start();
     receiver.script = [500, 500];
-    await changed('insight');
-    const s = await settled();
+    const { s, failedCalls } = await publishThroughFailures('insight');
+    expect(failedCalls).toBe(2);
     expect(s).toMatchObject({ state: 'idle', lastError: null });
     expect(receiver.calls).toHaveLength(3);
     expect(new Set(receiver.calls.map((c) => c.body.jobId)).size).toBe(1);
@@ -139,8 +151,8 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
   it('a hook that keeps failing reports failed with the error; the next write tries again', async () => {
     await start(3);
     receiver.script = [500, 500, 500];
-    await changed('document');
-    const failed = await settled();
+    const { s: failed, failedCalls } = await publishThroughFailures('document');
+    expect(failedCalls).toBe(3);
     expect(failed.state).toBe('failed');
     expect(failed.lastError).toBe('deploy hook answered 500 (after 3 attempts)');
     expect(receiver.calls).toHaveLength(3);

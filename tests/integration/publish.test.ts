@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { headerContent, insights, publishJobs } from '#server/db/schema/index.ts';
 import { listJobs } from '#server/publish/jobs.ts';
 import { startPublisher, type Publisher, type PublisherOptions } from '#server/publish/publisher.ts';
@@ -12,6 +12,7 @@ import { createUser } from '#server/services/users.ts';
 import { FEATURED_INSIGHT_LINKS } from '#shared/site-config.ts';
 import { liveRelease, liveSite } from '#server/web/live-site.ts';
 import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
+import { expectLogs } from './helpers/expected-logs';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 
 /*
@@ -89,6 +90,10 @@ afterAll(async () => {
   await server?.close();
   fs.rmSync(releases, { recursive: true, force: true });
 });
+
+// What the broken builds below make the server log, on purpose.
+const FAILED = 'publish failed; the previous release stays live';
+const FAILED_AT_START = 'building the pages failed; serving the previous release';
 
 describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them in', { timeout: 300_000 }, () => {
   it('at start it built the pages and recorded the publish', async () => {
@@ -218,8 +223,11 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     await restart({ expectedFiles: () => ['/index.html', '/no-such-page.html'] });
     const live = liveRelease()!.id;
     await setTitle('Never Published');
+    const said = expectLogs(FAILED);
+    onTestFinished(() => said.restore());
     await changed('header', 1);
     const s = await settled();
+    expect(said.count(FAILED)).toBe(1);
     expect(s.state).toBe('failed');
     expect(s.lastError).toBe('build is missing 1 page(s): /no-such-page.html');
     expect(liveRelease()!.id).toBe(live);
@@ -234,12 +242,15 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
   it('a build that throws keeps the old pages serving; the status survives a restart; a good build clears it', async () => {
     const site = process.env.SITE_URL;
     process.env.SITE_URL = 'not a url';
+    const said = expectLogs(FAILED, FAILED_AT_START);
+    onTestFinished(() => said.restore());
     try {
       await restart();
       await changed('header', 1);
       const s = await settled();
       expect(s.state).toBe('failed');
       expect(s.lastError).toMatch(/Invalid URL/);
+      expect([said.count(FAILED_AT_START), said.count(FAILED)]).toEqual([1, 1]);
     } finally {
       process.env.SITE_URL = site;
     }

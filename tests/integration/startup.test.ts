@@ -74,8 +74,13 @@ describe('[START] the embedded database', () => {
   it('an unreachable DATABASE_URL stops the start with one clear line and a non-zero exit', async () => {
     const { code, out } = await run('scripts/start.ts', { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PORT: '0' });
     expect(code).toBe(1);
-    expect(out.trim().split('\n')).toHaveLength(1);
-    expect(out).toMatch(/^Error: Cannot connect to the database at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);
+    // The phases so far, the one that failed, then one line saying why.
+    const lines = out.trimEnd().split('\n');
+    expect(lines.slice(0, -1)).toEqual([
+      expect.stringMatching(/^ {2}Build +\d+\.\d s {3}up to date \(built from these sources\)$/),
+      expect.stringMatching(/^ {2}Database +\d+\.\d s {3}failed$/),
+    ]);
+    expect(lines.at(-1)).toMatch(/^Error: Cannot connect to the database at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);
   }, 30_000);
 });
 
@@ -211,7 +216,7 @@ describe('[START] npm start', () => {
     }
   };
 
-  it('serves compiled JavaScript (no tsx, no esbuild in the tree), and a SIGTERM to npm stops the server within 10 s', async () => {
+  it('prints one line per phase with its time, then the address, and the first password last; serves compiled JavaScript (no tsx, no esbuild in the tree); a SIGTERM to npm stops the server within 10 s', async () => {
     const port = await freePort();
     const database = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
     const releases = `.releases-npm-start-${process.pid}`;
@@ -229,18 +234,42 @@ describe('[START] npm start', () => {
         RELEASES_DIR: releases,
         DATABASE_URL: database?.url ?? '',
         CONTACT_NOTIFY_TO: '',
+        // A generated first password: its box is the last thing the start prints.
+        ADMIN_PASSWORD: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    npm.stdout.on('data', (d) => (out += d));
+    let stdout = '';
+    npm.stdout.on('data', (d) => ((out += d), (stdout += d)));
     npm.stderr.on('data', (d) => (out += d));
+    const box = '='.repeat(72);
     try {
-      for (const until = Date.now() + 150_000; !out.includes('Ready: ') && Date.now() < until;) {
+      for (const until = Date.now() + 150_000; stdout.split(box).length < 3 && Date.now() < until;) {
         if (npm.exitCode !== null) break;
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(out).toContain(`Ready: http://localhost:${port}/   (sign in at http://localhost:${port}/auth)`);
+      // The bundle is current (built before the tests), a fresh database, the first release.
+      const time = String.raw`(\d+\.\d s|\d+ min \d+ s)`;
+      const phases = [
+        new RegExp(String.raw`^  Build +${time}   up to date \(built from these sources\)$`),
+        new RegExp(
+          String.raw`^  Database +${time}   ${database ? 'postgres' : 'pglite'}: .+; \d+ migrations applied; first administrator created$`,
+        ),
+        new RegExp(String.raw`^  Pages +${time}   \d+ pages rendered \(release .+\)$`),
+        /^ {2}Ready: /,
+      ];
+      const lines = stdout.split('\n');
+      const at = phases.map((re) => lines.findIndex((l) => re.test(l)));
+      expect(at, stdout).not.toContain(-1);
+      expect([...at].sort((a, b) => a - b)).toEqual(at);
+      // The build's detail (Vite's chunk list, its warnings) never reaches the console.
+      expect(out).not.toMatch(/\[vite\]|\[build\]|kB │ gzip/);
+      // Last: the box with the generated password, after the address.
+      const boxed = stdout.slice(stdout.indexOf(box));
+      expect(boxed).toMatch(/^={72}\n {2}First administrator created\.\n[\s\S]*password: \S+\n[\s\S]*\n={72}\n+$/);
+      expect(stdout.indexOf(box)).toBeGreaterThan(stdout.indexOf('Ready: '));
       const home = await fetch(`http://127.0.0.1:${port}/`);
       expect(home.status).toBe(200);
       // Canonical links follow PORT when SITE_URL is not set.

@@ -5,7 +5,7 @@ import { HttpError, errorResponse, parseId, readJson } from '#server/http.ts';
 describe('parseId', () => {
   it.each(['1', '42', '2147483647'])('accepts %s', (v) => expect(parseId(v)).toBe(Number(v)));
   it.each(['0', '-1', 'abc', '1.5', '01', '2147483648', '', undefined, '1e3'])('refuses %s with 400', (v) => {
-    expect(() => parseId(v as string)).toThrowError(HttpError);
+    expect(() => parseId(v as string)).toThrow(HttpError);
     try {
       parseId(v as string);
     } catch (e) {

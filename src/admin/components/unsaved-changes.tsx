@@ -103,10 +103,10 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     // Reload, closing the tab or following a link: the browser's own prompt (its text is fixed).
+    // preventDefault() asks for it in every current browser; the legacy returnValue is not needed.
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       if (leaving.current || guard.scope.dirty().length === 0) return;
       event.preventDefault();
-      event.returnValue = '';
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => window.removeEventListener('beforeunload', onBeforeUnload);

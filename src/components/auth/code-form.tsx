@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { digitsOnly, Field, FormFailure } from './field';
 
 interface Props {
@@ -16,7 +16,7 @@ export function CodeForm({ onVerify, onBack, failure }: Props) {
   const [error, setError] = useState<string>();
   const ready = recovery ? code.trim().length >= 10 : code.length === 6;
 
-  const submit = async (e: FormEvent) => {
+  const submit = async (e: SubmitEvent) => {
     e.preventDefault();
     if (!ready) {
       setError('Verification code must be 6 digits.');

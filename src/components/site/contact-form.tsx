@@ -5,7 +5,7 @@ import {
   useState,
   useSyncExternalStore,
   type ChangeEvent,
-  type FormEvent,
+  type SubmitEvent,
   type ReactNode,
 } from 'react';
 import { BUYER_TYPE_LABELS, BUYER_TYPES, CONTACT_FIELDS, CONTACT_RULES, contactErrors, type ContactField } from '#shared/contact-rules.ts';
@@ -95,7 +95,7 @@ export function ContactForm({ successMs, email }: { successMs: number; email?: s
     if (announcement) setAnnouncement(summary(found));
   };
 
-  const onSubmit = async (e: FormEvent) => {
+  const onSubmit = async (e: SubmitEvent) => {
     e.preventDefault();
     const found = contactErrors(values);
     setValidated(true);

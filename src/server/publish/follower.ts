@@ -64,11 +64,13 @@ export async function startFollower(handle: DbHandle, opts: FollowerOptions): Pr
     return run;
   };
 
-  const beat = () => {
+  const beat = async () => {
     const live = liveRelease();
-    return heartbeat(db, { id, version, contentHash: live?.contentHash ?? null, releaseId: live?.id ?? null }).catch((err) =>
-      log.warn('instance heartbeat failed', { err }),
-    );
+    try {
+      await heartbeat(db, { id, version, contentHash: live?.contentHash ?? null, releaseId: live?.id ?? null });
+    } catch (err) {
+      log.warn('instance heartbeat failed', { err });
+    }
   };
 
   const goLiveOn = async (v: ContentVersion) => {

@@ -42,8 +42,18 @@ export interface PublisherOptions {
   ensureRelease?: boolean;
 }
 
+/** What the start served: a release it rendered, or the one already on disk (`error`: rendering failed). */
+export interface StartRelease {
+  id: string;
+  pages: number;
+  built: boolean;
+  error?: string;
+}
+
 export interface Publisher {
   mode: PublishMode;
+  /** The release served from the start (unless started with `ensureRelease: false`). */
+  startRelease?: StartRelease;
   /** Records a publish request (coalescing) and wakes the runner. */
   request(reason: string): Promise<void>;
   /** Runs every due job now; resolves when the runner is idle again. */
@@ -96,12 +106,14 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
 
   // Read before the start release's content: any newer version is followed once running.
   const startVersion = (await newestVersion(db))?.id ?? 0;
+  let startRelease: StartRelease | undefined;
   if (opts.ensureRelease !== false) {
     const started = now();
     const { info, built, error } = await ensureRelease(db, buildOpts);
     const finished = { mode: 'local' as const, reason: 'start', startedAt: started, finishedAt: now() };
     if (built) await recordCompleted(db, { ...finished, status: 'succeeded', releaseId: info.id });
     else if (error) await recordCompleted(db, { ...finished, status: 'failed', error: error.message });
+    startRelease = { id: info.id, pages: info.pages, built, ...(error ? { error: error.message } : {}) };
   }
 
   const follower = await startFollower(handle, { startVersion, buildOpts, follow: mode === 'local', pollMs: opts.followMs });
@@ -182,6 +194,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
 
   const publisher: Publisher = {
     mode,
+    startRelease,
     async request(reason) {
       if (stopped) return;
       await enqueue(db, { mode, reason, now: now() });

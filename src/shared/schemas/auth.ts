@@ -81,14 +81,14 @@ export const registerSchema = z.object({
     .min(LIMITS.loginMin, 'Username must be at least 3 characters.')
     .max(64, 'Username is too long.')
     .regex(/^[A-Za-z0-9_.]+$/, 'Username may contain only letters, numbers, dots and underscores.'),
-  email: z.string().trim().email('Please enter a valid email address').max(254),
+  email: z.string().trim().check(z.email('Please enter a valid email address')).max(254),
   password: newPasswordSchema,
   name: z.string().trim().min(1).max(200).optional(),
 });
 
 /** 'Forgot password?': the account's e-mail address. */
 export const forgotPasswordSchema = z.object({
-  email: z.string().trim().email('Please enter a valid email address').max(254, 'Email address is too long.'),
+  email: z.string().trim().check(z.email('Please enter a valid email address')).max(254, 'Email address is too long.'),
 });
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 

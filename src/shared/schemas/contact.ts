@@ -55,5 +55,5 @@ export const contactSchema = z.object({
  */
 export const contactRequestSchema = contactSchema.extend({
   website: z.string('Website must be text').max(2000, 'Website must be at most 2000 characters').nullish(),
-  elapsedMs: z.number('elapsedMs must be a number').finite('elapsedMs must be a number').nullish(),
+  elapsedMs: z.number('elapsedMs must be a number').nullish(),
 });

@@ -12,7 +12,7 @@ const server = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS'],
   logger: false,
-  onRcptTo(address, _session, done) {
+  onRcptTo(_address, _session, done) {
     if (mode === 'refuse') {
       const err = new Error('Mailbox temporarily unavailable, try again later');
       err.responseCode = 451;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { digitsOnly, Field } from '#components/auth/field.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { errorMessage } from '#lib/api-client.ts';
@@ -74,7 +74,7 @@ function DisableForm() {
   const [token, setToken] = useState('');
   useUnsavedChanges(currentPassword !== '' || token !== '');
 
-  const submit = async (e: FormEvent) => {
+  const submit = async (e: SubmitEvent) => {
     e.preventDefault();
     try {
       await disable.mutateAsync({ currentPassword, token });

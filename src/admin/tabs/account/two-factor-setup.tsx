@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { digitsOnly, Field } from '#components/auth/field.tsx';
 import { useToast } from '#components/ui/toast.tsx';
 import { errorMessage } from '#lib/api-client.ts';
@@ -20,7 +20,7 @@ export function TwoFactorSetup({ setup, onDone, onCancel }: Props) {
   // The key may already be in the phone's app: leaving now would leave that entry useless.
   useUnsavedChanges(true);
 
-  const submit = async (e: FormEvent) => {
+  const submit = async (e: SubmitEvent) => {
     e.preventDefault();
     try {
       const { recoveryCodes } = await enable.mutateAsync({ secret: setup.secret, token: code });
