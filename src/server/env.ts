@@ -89,3 +89,6 @@ export function currentSiteUrl(): string {
 export function resetEnvCache(): void {
   cached = undefined;
 }
+
+/** The names of every setting read here (the configuration reference lists each one). */
+export const ENV_VARIABLES: readonly string[] = envSchema.keyof().options;

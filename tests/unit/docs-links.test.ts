@@ -6,6 +6,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
 import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
+import { ENV_VARIABLES } from '#server/env.ts';
 
 /*
  * Every relative link of the README and docs/ names a file that exists and, when it has an
@@ -82,5 +83,16 @@ describe('[DOCS] links', () => {
       '../README.md#no-such-heading (no such heading)',
       '#three-words (no such heading)',
     ]);
+  });
+});
+
+describe('[DOCS] configuration', () => {
+  const reference = fs.readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8');
+  const example = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8');
+
+  it.each(ENV_VARIABLES)('%s is in docs/configuration.md and .env.example', (name) => {
+    expect(reference).toContain(`\`${name}\``);
+    // NODE_ENV is set by whoever runs the server, never in a .env file.
+    if (name !== 'NODE_ENV') expect(example).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
   });
 });
