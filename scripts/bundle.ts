@@ -1,9 +1,9 @@
 /**
  * The build `npm run build` and `npm start` run: the server bundle (dist/server, with its client
- * files in dist/client and their brotli and gzip copies) and the compiled start
- * (dist/server/start.mjs: scripts/start.ts and what it imports, as JavaScript, so production runs
- * no TypeScript transpiler). It opens no database and renders no page: the running server renders
- * the pages from the database into a release of its own (src/server/publish).
+ * files in dist/client and their brotli and gzip copies). The bundle is the whole server, as
+ * JavaScript: `npm start` loads it and calls its `main` (src/server/web/main.ts), so production
+ * runs no TypeScript transpiler. The build opens no database and renders no page: the running
+ * server renders the pages from the database into a release of its own (src/server/publish).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -13,26 +13,6 @@ import { precompress } from '#server/web/static-site.ts';
 import { bundleIsCurrent, sourceStamp, stampFile } from './stamp.mjs';
 
 export { bundleIsCurrent, sourceStamp };
-
-/** The compiled start that `npm start` runs (scripts/start.mjs). */
-const compiledStart = (root = projectRoot()) => path.join(root, 'dist', 'server', 'start.mjs');
-
-/** scripts/start.ts and every module of ours it imports in one file; packages stay imports. */
-async function compileStart(root: string): Promise<void> {
-  // Loaded here only: the compiled start itself never needs it.
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: [path.join(root, 'scripts', 'start.ts')],
-    outfile: compiledStart(root),
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    legalComments: 'none',
-  });
-}
 
 export async function buildServer(): Promise<void> {
   const root = projectRoot();
@@ -48,7 +28,6 @@ export async function buildServer(): Promise<void> {
   });
   // Compressed once here: every release links these copies in with the files (render.ts).
   await precompress(path.join(root, 'dist', 'client'));
-  await compileStart(root);
   // Taken before the build: a source edited during it makes the next start build again.
   await fs.writeFile(stampFile(root), `${stamp}\n`);
 }

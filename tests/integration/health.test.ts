@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '#server/env.ts';
 import { mailOutbox, publishJobs } from '#server/db/schema/index.ts';
 import { startTestServer, type TestServer } from './helpers/server';
+import { resetEnvCache } from '../helpers/bundle';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactSubmissions } from '#server/db/schema/index.ts';
-import { resetEnvCache } from '#server/env.ts';
 import { freePort } from './helpers/ports';
 import { TEST_ADMIN, startTestServer, type TestServer } from './helpers/server';
+import { resetEnvCache } from '../helpers/bundle';
 
 /*
  * The product behind a real nginx (Debian's), as a deployment runs it: TLS ends at nginx, which

@@ -13,7 +13,7 @@ import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook'
 
 /*
  * Publishing. Every write that changes a public page calls `requestPublish`. The publisher that
- * the server starts (scripts/start.ts) records the request as a publish job in the database and
+ * the server starts (web/main.ts) records the request as a publish job in the database and
  * runs due jobs one at a time: the pages rendered by the server bundle in this process (render.ts),
  * checked and swapped in atomically, or a call of the deploy hook (REBUILD_WEBHOOK_URL). Without a started publisher (the
  * integration tests of other features) a request is only logged: nothing builds.
@@ -49,8 +49,8 @@ export interface Publisher {
   stop(): Promise<void>;
 }
 
-const KEY = Symbol.for('procurement.publisher');
-const g = globalThis as unknown as Record<symbol, Publisher | undefined>;
+/** This process's publisher, once started. */
+let current: Publisher | undefined;
 
 /**
  * Asks for a publish after a write that changes a public page. Resolves once the request is
@@ -59,7 +59,7 @@ const g = globalThis as unknown as Record<symbol, Publisher | undefined>;
 export function requestPublish(reason: string): Promise<void> {
   // The write is done: answers kept for visitors (web/public-api-cache.ts) are made again.
   contentChanged();
-  const publisher = g[KEY];
+  const publisher = current;
   if (!publisher) {
     log.debug('publish requested (no publisher running)', { reason });
     return Promise.resolve();
@@ -70,7 +70,7 @@ export function requestPublish(reason: string): Promise<void> {
 /** POST /api/admin/publish: queue a publish even when this process runs no publisher. */
 export async function publishNow(reason: string): Promise<void> {
   contentChanged();
-  const publisher = g[KEY];
+  const publisher = current;
   if (publisher) return publisher.request(reason);
   await enqueue(await getDb(), { mode: webhookFromEnv() ? 'webhook' : 'local', reason, now: Date.now() });
 }
@@ -90,7 +90,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 /** Starts this process's publisher (one per process; a second call replaces the first). */
 export async function startPublisher(opts: PublisherOptions = {}): Promise<Publisher> {
-  await g[KEY]?.stop();
+  await current?.stop();
   const handle = await getDbHandle();
   const db = handle.db;
   const now = opts.now ?? Date.now;
@@ -206,7 +206,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       clearTimeout(timer);
       clearTimeout(newYear);
       clearInterval(poll);
-      if (g[KEY] === publisher) g[KEY] = undefined;
+      if (current === publisher) current = undefined;
       await running;
       await follower.stop();
     },
@@ -228,7 +228,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
   };
   armNewYear();
 
-  g[KEY] = publisher;
+  current = publisher;
   void tick();
   return publisher;
 }

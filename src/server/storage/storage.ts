@@ -25,20 +25,8 @@ interface StoredFile {
   size: number;
 }
 
-const TOO_LARGE = Symbol.for('procurement.too-large-error');
-
-/**
- * A stored file passed its byte limit. The server bundle and the HTTP layer each hold a copy of
- * this module (and the storage instance is shared through globalThis), so `instanceof` goes by a
- * brand both copies share, as HttpError's does.
- */
+/** A stored file passed its byte limit. */
 export class TooLargeError extends Error {
-  readonly [TOO_LARGE] = true;
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOO_LARGE] === true;
-  }
-
   constructor(readonly maxBytes: number) {
     super(`File is larger than ${maxBytes} bytes`);
     this.name = 'TooLargeError';
@@ -66,23 +54,18 @@ export function assertKey(key: string): void {
   if (!isKey(key)) throw new Error(`Invalid storage key: ${key}`);
 }
 
-/*
- * One storage per process, kept on globalThis: the HTTP layer and the bundled server (dist/server)
- * each carry a copy of this module, and tests reset both at once.
- */
-const SLOT = Symbol.for('procurement.storage');
-const slot = globalThis as unknown as Record<symbol, FileStorage | undefined>;
+let configured: FileStorage | undefined;
 
 /** The configured storage (chosen once per process). */
 export async function storage(): Promise<FileStorage> {
-  if (!slot[SLOT]) {
+  if (!configured) {
     const token = env().BLOB_READ_WRITE_TOKEN;
-    slot[SLOT] = token ? (await import('./vercel-blob')).createBlobStorage(token) : createLocalStorage();
+    configured = token ? (await import('./vercel-blob')).createBlobStorage(token) : createLocalStorage();
   }
-  return slot[SLOT];
+  return configured;
 }
 
 /** Tests switch drivers between files. */
 export function resetStorage(): void {
-  slot[SLOT] = undefined;
+  configured = undefined;
 }

@@ -20,7 +20,6 @@ import { loadStaticSite, type StaticFile, type StaticMap } from './static-site';
  * request sees either the old release or the new one, never a mix and never a missing page.
  * Hashed assets of earlier releases stay for a grace period for pages already open in browsers.
  */
-const KEY = Symbol.for('procurement.liveSite');
 const ASSET_GRACE_MS = 10 * 60 * 1000;
 type State = {
   map: StaticMap;
@@ -28,11 +27,8 @@ type State = {
   /** Assets no longer in the live release → when they left it. */
   retired: Map<string, { file: StaticFile; since: number }>;
 };
-function state(): State {
-  const g = globalThis as unknown as Record<symbol, State>;
-  g[KEY] ??= { map: new Map(), release: null, retired: new Map() };
-  return g[KEY];
-}
+const live: State = { map: new Map(), release: null, retired: new Map() };
+const state = () => live;
 
 export function liveSite(): StaticMap {
   return state().map;
