@@ -1,7 +1,7 @@
 /**
  * What the server bundle lends the process that loads it, besides serving (main.ts): the state
- * of the running server that the test suites read or move (the clock, the database handle, the
- * mail worker, the storage, the publisher and the live release), and what reads the server's
+ * of the running server that the test suites read or move (the clock, the auth secret, the mail
+ * worker, the storage, the publisher and the live release), and functions that use the server's
  * database handle. A test calls these, not its own copy of the modules, so it acts on the server
  * it started.
  */
