@@ -29,7 +29,7 @@ function renderOnPublish(adapter) {
             params.setAdapter({
               ...a,
               serverEntrypoint: fileURLToPath(new URL('./src/server/web/astro-entry.ts', import.meta.url)),
-              exports: [...(a.exports ?? []), 'renderPage', 'answerAnonymously'],
+              exports: [...(a.exports ?? []), 'renderPage', 'answerAnonymously', 'main', 'serve', 'bundleApi'],
             }),
         }),
       'astro:route:setup': ({ route }) => {

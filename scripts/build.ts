@@ -1,5 +1,5 @@
 /**
- * `npm run build`: the server bundle, its client files and the compiled start (scripts/bundle.ts).
+ * `npm run build`: the server bundle and its client files (scripts/bundle.ts).
  * `--if-stale` (as `npm test` runs it): builds only when the stamp is not the sources' own.
  */
 import { buildServer, bundleIsCurrent } from './bundle';

@@ -1,9 +1,9 @@
 /**
  * The build `npm run build` and `npm start` run: the server bundle (dist/server, with its client
- * files in dist/client and their brotli and gzip copies) and the compiled start
- * (dist/server/start.mjs: scripts/start.ts and what it imports, as JavaScript, so production runs
- * no TypeScript transpiler). It opens no database and renders no page: the running server renders
- * the pages from the database into a release of its own (src/server/publish).
+ * files in dist/client and their brotli and gzip copies). The bundle is the whole server, as
+ * JavaScript: `npm start` loads it and calls its `main` (src/server/main.ts), so production
+ * runs no TypeScript transpiler. The build opens no database and renders no page: the running
+ * server renders the pages from the database into a release of its own (src/server/publish).
  */
 import { spawn, type StdioOptions } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
@@ -14,28 +14,6 @@ import { precompress } from '#server/web/static-site.ts';
 import { bundleIsCurrent, sourceStamp, stampFile } from './stamp.mjs';
 
 export { bundleIsCurrent, sourceStamp };
-
-/** The compiled start that `npm start` runs (scripts/start.mjs). */
-const compiledStart = (root = projectRoot()) => path.join(root, 'dist', 'server', 'start.mjs');
-
-/** scripts/start.ts and every module of ours it imports in one file; packages stay imports. */
-async function compileStart(root: string, logFile?: string): Promise<void> {
-  // Loaded here only: the compiled start itself never needs it.
-  const { build, formatMessages } = await import('esbuild');
-  const { warnings } = await build({
-    entryPoints: [path.join(root, 'scripts', 'start.ts')],
-    outfile: compiledStart(root),
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // With a log file its warnings go there, with the rest of the build's detail.
-    logLevel: logFile ? 'error' : 'warning',
-    legalComments: 'none',
-  });
-  if (logFile && warnings.length) await fs.appendFile(logFile, (await formatMessages(warnings, { kind: 'warning' })).join(''));
-}
 
 /** How many of a log's last lines a failure quotes. */
 const FAILURE_TAIL = 20;
@@ -73,7 +51,7 @@ function runChild(command: string, args: string[], opts: Run & { stdio: StdioOpt
 }
 
 /**
- * Builds the server bundle and the compiled start. With `logFile`, the build's detail (Vite's
+ * Builds the server bundle. With `logFile`, the build's detail (Vite's
  * chunk list, its warnings) goes to that file instead of the console.
  */
 export async function buildServer(opts: { logFile?: string } = {}): Promise<void> {
@@ -86,7 +64,6 @@ export async function buildServer(opts: { logFile?: string } = {}): Promise<void
   else await runChild(command, args, { ...run, stdio: 'inherit' });
   // Compressed once here: every release links these copies in with the files (render.ts).
   await precompress(path.join(root, 'dist', 'client'));
-  await compileStart(root, opts.logFile);
   // Taken before the build: a source edited during it makes the next start build again.
   await fs.writeFile(stampFile(root), `${stamp}\n`);
 }

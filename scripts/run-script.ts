@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { closeDb } from '#server/db/client.ts';
-import { loadDotEnv } from './preflight';
+import { loadDotEnv } from '#server/preflight.ts';
 
 /** Runs an operator script with `.env` loaded: closes the database afterwards, and on failure prints one line and exits 1. */
 export function runScript(main: () => Promise<void>): void {

@@ -1,6 +1,6 @@
 /**
- * The build stamp: a hash of every file the server bundle and the compiled start are built from.
- * Plain JavaScript, because `npm start` (scripts/start.mjs) reads it before anything is compiled.
+ * The build stamp: a hash of every file the server bundle is built from. Plain JavaScript,
+ * because `npm start` (scripts/start.mjs) reads it before anything is compiled.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
  * Publish-to-live: from an admin save's response to the new HTML being served, while another
- * process requests pages continuously. Starts the real server (scripts/start.ts) on its own port,
+ * process requests pages continuously. Starts the real server (as `npm start` does) on its own port,
  * data and releases; makes 5 edits of the header title; reports median and worst, failed page
  * requests, the render times, the page count, how long the server took to answer (fresh data, then
  * a restart on the same data) and the resident memory of the whole process tree: at idle after the

@@ -1,7 +1,7 @@
 /**
  * `npm run bench site`: the public site's speed report (issue 4).
  *
- * 1. Starts the real server (scripts/start.ts) on a port and data directory of its own, with the
+ * 1. Starts the real server (as `npm start` does) on a port and data directory of its own, with the
  *    embedded database, so it never touches a running instance.
  * 2. Lighthouse (mobile, simulated throttling) for every public page: the four category scores,
  *    LCP and CLS.

@@ -2,20 +2,8 @@ import type { APIContext, APIRoute } from 'astro';
 import { z } from 'zod';
 import { log } from './log';
 
-const HTTP_ERROR = Symbol.for('procurement.http-error');
-
-/**
- * The one error type services throw; `defineHandler` turns it into `{ message }` JSON. The
- * server bundle and the HTTP layer around it each hold a copy of this class, so `instanceof`
- * goes by a brand both copies share.
- */
+/** The one error type services throw; `defineHandler` turns it into `{ message }` JSON. */
 export class HttpError extends Error {
-  readonly [HTTP_ERROR] = true;
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[HTTP_ERROR] === true;
-  }
-
   constructor(
     readonly status: number,
     message: string,

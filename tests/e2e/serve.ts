@@ -45,5 +45,5 @@ if (slot > 0) {
   const deadline = Date.now() + 170_000;
   while (!(await bundleIsCurrent()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
 }
-// As `npm start` runs it: the compiled start, built first when stale.
+// As `npm start` runs it: the server bundle, built first when stale.
 await import('../../scripts/start.mjs');

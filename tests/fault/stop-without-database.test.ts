@@ -42,8 +42,6 @@ describe.skipIf(!base)('[FAULT] a stop while the database is gone', () => {
         RELEASES_DIR: path.join(tmp, 'releases'),
         LOG_LEVEL: 'info',
         CONTACT_NOTIFY_TO: '',
-        // The suites run after the build: the bundle is current.
-        START_BUILD_CHECKED: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '#server/auth/clock.ts';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
+import { bundleApi } from '../helpers/bundle';
+
+const { advanceClock, resetClock } = bundleApi;
 
 let server: TestServer;
 beforeAll(async () => {

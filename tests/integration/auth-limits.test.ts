@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '#server/auth/clock.ts';
 import { mailOutbox, users } from '#server/db/schema/index.ts';
 import { makeUser, passwordStep } from './helpers/auth';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
+import { bundleApi } from '../helpers/bundle';
+
+const { advanceClock, resetClock } = bundleApi;
 
 let server: TestServer;
 beforeAll(async () => {

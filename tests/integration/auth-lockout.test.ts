@@ -5,10 +5,12 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '#server/auth/clock.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
 import { codeFromMail, enable2fa, lastMailTo, makeUser, passwordStep } from './helpers/auth';
 import { startTestServer, type TestServer } from './helpers/server';
+import { bundleApi } from '../helpers/bundle';
+
+const { advanceClock, resetClock } = bundleApi;
 
 let server: TestServer;
 beforeAll(async () => {

@@ -5,13 +5,15 @@ import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mailOutbox } from '#server/db/schema/index.ts';
-import { resetEnvCache } from '#server/env.ts';
 import { enqueueMail } from '#server/mail/outbox.ts';
 import { createMailTransport, type MailTransport } from '#server/mail/transport.ts';
-import { MAIL_MAX_ATTEMPTS, deliverDue, startMailWorker } from '#server/mail/worker.ts';
+import { MAIL_MAX_ATTEMPTS } from '#server/mail/worker.ts';
 import { makeUser, passwordStep } from './helpers/auth';
 import { expectLogs } from './helpers/expected-logs';
 import { startTestServer, type TestServer } from './helpers/server';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { deliverDue, startMailWorker } = bundleApi;
 
 /** A real SMTP server in this process (smtp-server on 127.0.0.1:0; nodemailer delivers to it without TLS) that records what it receives. */
 const received: { to: string[]; raw: string }[] = [];

@@ -1,9 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '#server/auth/clock.ts';
 import { auditLog, mailOutbox, rateLimits, sessions, users, verifications } from '#server/db/schema/index.ts';
 import { enable2fa, makeUser, passwordStep } from './helpers/auth';
 import { signIn, startTestServer, type TestServer } from './helpers/server';
+import { bundleApi } from '../helpers/bundle';
+
+const { advanceClock, resetClock } = bundleApi;
 
 let server: TestServer;
 beforeAll(async () => {

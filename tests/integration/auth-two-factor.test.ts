@@ -1,10 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, resetClock } from '#server/auth/clock.ts';
 import { decryptSecret } from '#server/auth/crypto.ts';
 import { recoveryCodes, users } from '#server/db/schema/index.ts';
 import { codeFromMail, enable2fa, lastMailTo, makeUser, passwordStep, totp } from './helpers/auth';
 import { signIn, startTestServer, type TestServer } from './helpers/server';
+import { bundleApi } from '../helpers/bundle';
+
+const { advanceClock, resetClock } = bundleApi;
 
 let server: TestServer;
 let alice: { username: string; email: string; password: string };

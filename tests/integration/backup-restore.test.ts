@@ -15,8 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows, type BackupManifest } from '#server/db/backup.ts';
 import { openDatabase, type DbHandle } from '#server/db/client.ts';
 import { migrationsDir } from '#server/paths.ts';
-import { startControlChannel, type ControlChannel } from '#server/web/control-channel.ts';
+import type { ControlChannel } from '#server/web/control-channel.ts';
 import { startTestServer, type TestServer } from './helpers/server';
+import { bundleApi } from '../helpers/bundle';
+
+const { startControlChannel } = bundleApi;
 
 /**
  * What undoes the newest migration, read from its SQL: the tables it creates are dropped, the

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { contactSubmissions, mailOutbox, rateLimits } from '#server/db/schema/index.ts';
-import { resetEnvCache } from '#server/env.ts';
 import { createMailTransport } from '#server/mail/transport.ts';
-import { deliverDue } from '#server/mail/worker.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 import { SmtpSink, decodeWords, parseMail } from './helpers/smtp';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { deliverDue } = bundleApi;
 
 let t: AdminTestContext;
 let sink: SmtpSink;

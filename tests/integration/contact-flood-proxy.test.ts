@@ -1,10 +1,10 @@
 import { and, count, eq, like, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactSubmissions, rateLimits } from '#server/db/schema/index.ts';
-import { resetEnvCache } from '#server/env.ts';
 import { CONTACT_FLOOD } from '#server/services/contact.ts';
 import { byStatus, closeSenders, inParallel, postJson } from './helpers/flood';
 import { startTestServer, type TestServer } from './helpers/server';
+import { resetEnvCache } from '../helpers/bundle';
 
 /*
  * Behind a trusted proxy (TRUST_PROXY) the limits count the forwarded client address, an IPv6

@@ -4,14 +4,15 @@ import path from 'node:path';
 import { and, count, eq, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactSubmissions, mailOutbox } from '#server/db/schema/index.ts';
-import { resetEnvCache } from '#server/env.ts';
 import { createMailTransport } from '#server/mail/transport.ts';
-import { deliverDue } from '#server/mail/worker.ts';
 import { CONTACT_FLOOD } from '#server/services/contact.ts';
-import { immediatePerHour, sendLeadDigest } from '#server/services/lead-digest.ts';
+import { immediatePerHour } from '#server/services/lead-digest.ts';
 import { byStatus, closeSenders, inParallel, loopback, postJson, type Sender } from './helpers/flood';
 import { startTestServer, type TestServer } from './helpers/server';
 import { SmtpSink, decodeWords, parseMail } from './helpers/smtp';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { deliverDue, sendLeadDigest } = bundleApi;
 
 /*
  * The two shapes of flood that closed the contact form for everybody under the old global cap,

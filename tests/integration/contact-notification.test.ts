@@ -4,15 +4,15 @@ import path from 'node:path';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { contactInfo, contactSubmissions, emailTemplates, mailOutbox, rateLimits } from '#server/db/schema/index.ts';
-import { advanceClock, now, resetClock } from '#server/auth/clock.ts';
-import { resetEnvCache } from '#server/env.ts';
 import { createMailTransport, type MailTransport } from '#server/mail/transport.ts';
-import { deliverDue } from '#server/mail/worker.ts';
 import { CONTACT_FLOOD } from '#server/services/contact.ts';
-import { immediatePerHour, sendLeadDigest } from '#server/services/lead-digest.ts';
+import { immediatePerHour } from '#server/services/lead-digest.ts';
 import { expectLogs } from './helpers/expected-logs';
 import { startTestServer, type TestServer } from './helpers/server';
 import { SmtpSink, decodeWords, parseMail, waitFor } from './helpers/smtp';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { advanceClock, deliverDue, now, resetClock, sendLeadDigest } = bundleApi;
 
 let s: TestServer;
 let sink: SmtpSink;

@@ -10,11 +10,11 @@ import v8 from 'node:v8';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, documents, uploads } from '#server/db/schema/index.ts';
-import { resetEnvCache } from '#server/env.ts';
-import { isServableDocument, servableUpload } from '#server/services/documents.ts';
 import { uploadsDir } from '#server/storage/local-disk.ts';
-import { resetStorage } from '#server/storage/storage.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { isServableDocument, resetStorage, servableUpload } = bundleApi;
 
 let t: AdminTestContext;
 let dataDir: string;

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { resetEnvCache } from '#server/env.ts';
 import { mailOutbox, publishJobs } from '#server/db/schema/index.ts';
 import { expectLogs, type ExpectedLogs } from './helpers/expected-logs';
 import { startTestServer, type TestServer } from './helpers/server';
+import { resetEnvCache } from '../helpers/bundle';
 
 let server: TestServer;
 beforeAll(async () => {

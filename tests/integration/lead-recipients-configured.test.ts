@@ -2,8 +2,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactInfo, mailOutbox } from '#server/db/schema/index.ts';
-import { resetEnvCache } from '#server/env.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
+import { resetEnvCache } from '../helpers/bundle';
 
 let t: AdminTestContext;
 beforeAll(async () => {

@@ -11,15 +11,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { contactInfo, contactSubmissions, mailOutbox, rateLimits, users } from '#server/db/schema/index.ts';
 import { snapshotContent } from '#server/content/site-content.ts';
-import { resetEnvCache } from '#server/env.ts';
 import { createMailTransport, type MailTransport } from '#server/mail/transport.ts';
-import { deliverDue } from '#server/mail/worker.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
 import { createUser } from '#server/services/users.ts';
 import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 import { expectLogs, type ExpectedLogs } from './helpers/expected-logs';
 import { SmtpSink, decodeWords, parseMail } from './helpers/smtp';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { deliverDue } = bundleApi;
 
 const OWNER = 'owner@harbor-federal.com';
 const SALES = 'sales@harbor-federal.com';

@@ -2,10 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attemptsOf, listJobs } from '#server/publish/jobs.ts';
-import { startPublisher, type Publisher } from '#server/publish/publisher.ts';
-import { recordChange, type ContentKind } from '#server/content/changes.ts';
+import type { Publisher } from '#server/publish/publisher.ts';
+import type { ContentKind } from '#server/content/changes.ts';
 import { expectLogs } from './helpers/expected-logs';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
+import { bundleApi } from '../helpers/bundle';
+
+const { recordChange, startPublisher } = bundleApi;
 
 /** A deploy hook stand-in: answers each call with the next status of `script` (then 200). */
 class Receiver {

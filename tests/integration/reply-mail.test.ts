@@ -4,14 +4,15 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactInfo, contactResponses, documents, mailOutbox } from '#server/db/schema/index.ts';
-import { resetEnvCache } from '#server/env.ts';
 import { createMailTransport } from '#server/mail/transport.ts';
-import { deliverDue } from '#server/mail/worker.ts';
 import { renderResponse, type ReplySetup } from '#shared/email/render.ts';
 import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 import { expectLogs, type ExpectedLogs } from './helpers/expected-logs';
 import { SmtpSink, parseMail } from './helpers/smtp';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { deliverDue } = bundleApi;
 
 /*
  * The reply as the visitor receives it, through a real SMTP server: the text exactly as written

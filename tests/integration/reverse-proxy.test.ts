@@ -9,12 +9,12 @@ import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotContent } from '#server/content/site-content.ts';
 import { contactSubmissions } from '#server/db/schema/index.ts';
-import { resetEnvCache } from '#server/env.ts';
-import { publishContent } from '#server/publish/go-live.ts';
-import { liveSite } from '#server/web/live-site.ts';
 import { htmlCsp } from '#server/web/security-headers.ts';
 import { freePort } from './helpers/ports';
 import { TEST_ADMIN, startTestServer, type TestServer } from './helpers/server';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { liveSite, publishContent } = bundleApi;
 
 /*
  * The product behind a real nginx (Debian's) running the shipped site config

@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '#server/env.ts';
 import { TooLargeError } from '#server/storage/file-storage.ts';
-import { resetStorage } from '#server/storage/storage.ts';
 import { createBlobStorage } from '#server/storage/vercel-blob.ts';
 import { startAdminContext } from './helpers/admin';
 import { startBlobStandin, type BlobStandin } from './helpers/blob-standin';
 import { imageUploadSuite, solid, upload, uploadForm } from './helpers/images';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { resetStorage } = bundleApi;
 
 /*
  * The same image tests with Vercel Blob storage: BLOB_READ_WRITE_TOKEN set and @vercel/blob sent

@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '#server/env.ts';
-import { resetStorage } from '#server/storage/storage.ts';
 import { createAppServer } from '#server/web/app-server.ts';
 import { startAdminContext } from './helpers/admin';
 import { CLEAN_SVG, imageUploadSuite, solid } from './helpers/images';
+import { bundleApi, resetEnvCache } from '../helpers/bundle';
+
+const { resetStorage } = bundleApi;
 
 /* POST and DELETE /api/upload/image on local disk (DATA_DIR/uploads), and serving /uploads/. */
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runLogged } from '../../scripts/bundle';
-import { formatDuration, phase } from '../../scripts/phases.mjs';
+import { formatDuration, phase } from '../../src/server/phases.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'start-phases-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -80,7 +80,7 @@ describe('[START] the build detail goes to a log file', () => {
     // As the start runs it: its own process, its console captured.
     const script = `
       import { runLogged } from ${JSON.stringify(path.resolve('scripts/bundle.ts'))};
-      import { phase } from ${JSON.stringify(path.resolve('scripts/phases.mjs'))};
+      import { phase } from ${JSON.stringify(path.resolve('src/server/phases.mjs'))};
       await phase('Build', () => runLogged(process.execPath, ['-e', ${JSON.stringify(NOISY)}, '0'],
         { name: 'noisy build', cwd: process.cwd(), env: process.env, logFile: ${JSON.stringify(logFile)} }),
         () => 'server bundle built; details in ${logFile}');`;

@@ -7,13 +7,8 @@ import { appMeta } from '../db/schema';
 import { env } from '../env';
 import { dataDir } from '../paths';
 
-/*
- * The key that signs session and device cookies and encrypts authenticator secrets. Kept on
- * globalThis: the start script and the bundled server (dist/server) each carry a copy of this
- * module, and both must use the key `shareAuthSecret` settled.
- */
-const KEY = Symbol.for('procurement.authSecret');
-const slot = globalThis as unknown as Record<symbol, string | undefined>;
+/** The key that signs session and device cookies and encrypts authenticator secrets, once settled. */
+let settled: string | undefined;
 const SHARED_KEY = 'auth_secret';
 
 function secretFile(): string {
@@ -36,24 +31,23 @@ function readSecretFile(): string | undefined {
  * secure with no configuration and restarts keep sessions and 2FA secrets.
  */
 export function authSecret(): string {
-  const known = slot[KEY];
-  if (known) return known;
+  if (settled) return settled;
   const configured = env().AUTH_SECRET;
-  if (configured) return (slot[KEY] = configured);
+  if (configured) return (settled = configured);
   const existing = readSecretFile();
-  if (existing) return (slot[KEY] = existing);
+  if (existing) return (settled = existing);
   const file = secretFile();
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const fresh = randomBytes(48).toString('base64url');
   try {
     fs.writeFileSync(file, fresh, { mode: 0o600, flag: 'wx' });
-    slot[KEY] = fresh;
+    settled = fresh;
   } catch (err) {
     // Another process wrote it first: use theirs.
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    slot[KEY] = fs.readFileSync(file, 'utf8').trim();
+    settled = fs.readFileSync(file, 'utf8').trim();
   }
-  return slot[KEY];
+  return settled;
 }
 
 /**
@@ -68,5 +62,5 @@ export async function shareAuthSecret(db: Db): Promise<void> {
   await db.insert(appMeta).values({ key: SHARED_KEY, value: candidate }).onConflictDoNothing();
   const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, SHARED_KEY));
   if (typeof row?.value !== 'string' || row.value.length < 32) throw new Error('the shared auth secret in app_meta is unreadable');
-  slot[KEY] = row.value;
+  settled = row.value;
 }

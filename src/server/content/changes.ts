@@ -6,9 +6,6 @@ import { contentChanged } from './generation';
  * here (`recordChange`) and knows nothing of what follows; the publisher subscribes when it starts
  * (publish/publisher.ts) and turns each change into a publish request. With no subscriber (the
  * integration tests of other features, a command-line script) a change is only logged.
- *
- * The subscribers live on globalThis: the server bundle (whose services record changes) and the
- * start script (which starts the publisher) each have their own copy of this module.
  */
 
 /** What kind of content changed; `database` is all of it (a restore). */
@@ -33,12 +30,8 @@ export interface ContentChange {
 
 type Listener = (change: ContentChange) => Promise<void>;
 
-const KEY = Symbol.for('procurement.contentChangeListeners');
-function listeners(): Set<Listener> {
-  const g = globalThis as unknown as Record<symbol, Set<Listener> | undefined>;
-  g[KEY] ??= new Set();
-  return g[KEY];
-}
+const subscribed = new Set<Listener>();
+const listeners = () => subscribed;
 
 /** A change in words, e.g. `feature 12 updated` (logs, the publish job's reason). */
 export function describeChange(change: ContentChange): string {

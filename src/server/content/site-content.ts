@@ -112,3 +112,9 @@ export function loadSiteContent(locals?: ContentLocals): Promise<SiteContent> {
   })();
   return loaded;
 }
+
+/**
+ * Renders one path of the public site from `content`. `site` is SITE_URL as it is now (canonical
+ * links, feeds), not as it was when the bundle was built.
+ */
+export type RenderPage = (urlPath: string, site: string, content: SiteContent) => Promise<Response>;

@@ -153,21 +153,12 @@ async function runMigrations(handle: DbHandle, schemaName?: string): Promise<str
   return migrationNames().slice(before, await appliedMigrations(handle.db, schemaName));
 }
 
-/*
- * One handle per process, kept on globalThis: the start script and the bundled server (dist/server)
- * each carry a copy of this module, and two PGlite instances on one directory would corrupt it.
- */
-const KEY = Symbol.for('procurement.db');
-type Slot = { promise?: Promise<DbHandle>; handle?: DbHandle };
-function slot(): Slot {
-  const g = globalThis as unknown as Record<symbol, Slot>;
-  g[KEY] ??= {};
-  return g[KEY];
-}
+/* One handle per process: two PGlite instances on one directory would corrupt it. */
+const slot: { promise?: Promise<DbHandle>; handle?: DbHandle } = {};
 
 /** The process's database, opened (and migrated) on first use from the environment. */
 export function getDbHandle(): Promise<DbHandle> {
-  const s = slot();
+  const s = slot;
   if (!s.promise) {
     const e = env();
     s.promise = openDatabase(e.DATABASE_URL ? { url: e.DATABASE_URL } : { dir: path.join(dataDir(e.DATA_DIR), 'pglite') }).then(
@@ -191,13 +182,13 @@ export async function getDb(): Promise<Db> {
 
 /** Installs an already-open handle as the process's database (tests, scripts). */
 export function setDbHandle(handle: DbHandle | undefined): void {
-  const s = slot();
+  const s = slot;
   s.handle = handle;
   s.promise = handle ? Promise.resolve(handle) : undefined;
 }
 
 export async function closeDb(): Promise<void> {
-  const s = slot();
+  const s = slot;
   const p = s.promise;
   s.promise = undefined;
   s.handle = undefined;

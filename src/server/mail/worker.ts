@@ -98,8 +98,8 @@ interface MailWorker {
   nudge(): void;
   stop(): Promise<void>;
 }
-const KEY = Symbol.for('procurement.mailWorker');
-const registry = globalThis as unknown as Record<symbol, MailWorker | undefined>;
+/** This process's delivery loop, once started. */
+let started: MailWorker | undefined;
 
 /** Messages go out in the business's name, as replies are signed (a failed look-up only costs the name). */
 async function businessName(db: Db): Promise<string | null> {
@@ -116,8 +116,7 @@ async function businessName(db: Db): Promise<string | null> {
  * each newly queued message. Idempotent.
  */
 export function startMailWorker(opts: { intervalMs?: number; transport?: MailTransport } = {}): MailWorker {
-  const existing = registry[KEY];
-  if (existing) return existing;
+  if (started) return started;
   const transport = opts.transport ?? createMailTransport();
   let running: Promise<void> | undefined;
   let again = false;
@@ -150,16 +149,16 @@ export function startMailWorker(opts: { intervalMs?: number; transport?: MailTra
     stop: async () => {
       clearInterval(timer);
       if (soon) clearTimeout(soon);
-      registry[KEY] = undefined;
+      started = undefined;
       await running;
     },
   };
-  registry[KEY] = worker;
+  started = worker;
   worker.nudge();
   return worker;
 }
 
 /** Asks the running worker (if this process has one) for a pass soon. */
 export function nudgeMailWorker(): void {
-  registry[KEY]?.nudge();
+  started?.nudge();
 }

@@ -14,7 +14,7 @@ import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook'
 
 /*
  * Publishing, one way: services record that content changed (content/changes.ts); the publisher
- * that the server starts (scripts/start.ts) subscribes, records each change as a publish job in the
+ * that the server starts (main.ts) subscribes, records each change as a publish job in the
  * database and runs due jobs one at a time: the pages rendered by the server bundle in this process
  * (render.ts), checked, and handed to the web layer as a finished release (go-live.ts), or a call
  * of the deploy hook (REBUILD_WEBHOOK_URL). Without a started publisher (the integration tests of
@@ -61,13 +61,13 @@ export interface Publisher {
   stop(): Promise<void>;
 }
 
-const KEY = Symbol.for('procurement.publisher');
-const g = globalThis as unknown as Record<symbol, Publisher | undefined>;
+/** This process's publisher, once started. */
+let current: Publisher | undefined;
 
 /** POST /api/admin/publish: queue a publish even when this process runs no publisher. */
 export async function publishNow(reason: string): Promise<void> {
   contentChanged();
-  const publisher = g[KEY];
+  const publisher = current;
   if (publisher) return publisher.request(reason);
   await enqueue(await getDb(), { mode: webhookFromEnv() ? 'webhook' : 'local', reason, now: Date.now() });
 }
@@ -87,7 +87,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 /** Starts this process's publisher (one per process; a second call replaces the first). */
 export async function startPublisher(opts: PublisherOptions = {}): Promise<Publisher> {
-  await g[KEY]?.stop();
+  await current?.stop();
   const handle = await getDbHandle();
   const db = handle.db;
   const now = opts.now ?? Date.now;
@@ -207,7 +207,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       clearTimeout(newYear);
       clearInterval(poll);
       unsubscribe();
-      if (g[KEY] === publisher) g[KEY] = undefined;
+      if (current === publisher) current = undefined;
       await running;
       await follower.stop();
     },
@@ -231,7 +231,7 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
 
   // From here on, every change a service records becomes a publish request.
   const unsubscribe = onContentChange((change) => publisher.request(describeChange(change)));
-  g[KEY] = publisher;
+  current = publisher;
   void tick();
   return publisher;
 }

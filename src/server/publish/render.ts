@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { SiteContent } from '../content/site-content';
 import { currentSiteUrl } from '../env';
 import { projectRoot } from '../paths';
-import type { RenderPage } from '../web/astro-entry';
+import type { RenderPage } from '../content/site-content';
 import { pageFile, releasePaths } from '../content/routes';
 
 /*

@@ -6,8 +6,7 @@ import { deleteOldSpam } from './spam-retention';
 interface LeadJobs {
   stop(): Promise<void>;
 }
-const KEY = Symbol.for('procurement.leadJobs');
-const registry = globalThis as unknown as Record<symbol, LeadJobs | undefined>;
+let started: LeadJobs | undefined;
 
 /**
  * Starts this process's pass over the leads' periodic jobs (npm start): the hourly digest and the
@@ -16,8 +15,7 @@ const registry = globalThis as unknown as Record<symbol, LeadJobs | undefined>;
  * run. Idempotent.
  */
 export function startLeadJobs(opts: { intervalMs?: number } = {}): LeadJobs {
-  const existing = registry[KEY];
-  if (existing) return existing;
+  if (started) return started;
   let running: Promise<void> | undefined;
   const pass = () => {
     running ??= (async () => {
@@ -41,10 +39,10 @@ export function startLeadJobs(opts: { intervalMs?: number } = {}): LeadJobs {
   const jobs: LeadJobs = {
     stop: async () => {
       clearInterval(timer);
-      registry[KEY] = undefined;
+      started = undefined;
       await running;
     },
   };
-  registry[KEY] = jobs;
+  started = jobs;
   return jobs;
 }

@@ -23,20 +23,8 @@ interface StoredFile {
   size: number;
 }
 
-const TOO_LARGE = Symbol.for('procurement.too-large-error');
-
-/**
- * A stored file passed its byte limit. The server bundle and the HTTP layer each hold a copy of
- * this module (and the storage instance is shared through globalThis), so `instanceof` goes by a
- * brand both copies share, as HttpError's does.
- */
+/** A stored file passed its byte limit. */
 export class TooLargeError extends Error {
-  readonly [TOO_LARGE] = true;
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOO_LARGE] === true;
-  }
-
   constructor(readonly maxBytes: number) {
     super(`File is larger than ${maxBytes} bytes`);
     this.name = 'TooLargeError';

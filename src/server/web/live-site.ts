@@ -21,7 +21,6 @@ export interface ReleaseInfo {
   pages: number;
 }
 
-const KEY = Symbol.for('procurement.liveSite');
 const ASSET_GRACE_MS = 10 * 60 * 1000;
 type State = {
   map: StaticMap;
@@ -29,11 +28,8 @@ type State = {
   /** Assets no longer in the live release → when they left it. */
   retired: Map<string, { file: StaticFile; since: number }>;
 };
-function state(): State {
-  const g = globalThis as unknown as Record<symbol, State>;
-  g[KEY] ??= { map: new Map(), release: null, retired: new Map() };
-  return g[KEY];
-}
+const live: State = { map: new Map(), release: null, retired: new Map() };
+const state = () => live;
 
 export function liveSite(): StaticMap {
   return state().map;

@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
-import { now } from '#server/auth/clock.ts';
 import { mailOutbox } from '#server/db/schema/index.ts';
 import { createUser } from '#server/services/users.ts';
 import { cookieHeader, type TestServer } from './server';
+import { bundleApi } from '../../helpers/bundle';
+
+const { now } = bundleApi;
 
 /** Signs in with the password step only; returns the answer and the cookies it set. */
 export async function passwordStep(server: TestServer, username: string, password: string) {

@@ -1,12 +1,7 @@
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { setDbHandle, type Db, type DbHandle } from '#server/db/client.ts';
-import { seed } from '#server/db/seed.ts';
-import { createAppServer, type AppServerOptions, type AstroHandler } from '#server/web/app-server.ts';
-import { createPublicApiCache, type AnswerAnonymously } from '#server/web/public-api-cache.ts';
+import type { Db, DbHandle } from '#server/db/client.ts';
+import type { AppServerOptions } from '#server/web/app-server.ts';
 import type { StaticMap } from '#server/web/static-site.ts';
+import { serve } from '../../helpers/bundle';
 import { openTestDatabase } from './db';
 
 /** The first admin the seed creates in integration tests (vitest.config.ts env). */
@@ -22,7 +17,7 @@ export interface TestServer {
 }
 
 /**
- * The real server (the built Astro endpoints behind our HTTP layer) on a clean database, on a
+ * The real server (the server bundle's HTTP layer and Astro endpoints) on a clean database, on a
  * random port. Needs `npm run build` first (npm test does it).
  */
 export async function startTestServer(
@@ -37,24 +32,16 @@ export async function startTestServer(
     publicApiCache?: boolean;
   } = {},
 ): Promise<TestServer> {
-  const entry = path.resolve('dist/server/entry.mjs');
-  if (!fs.existsSync(entry)) throw new Error('dist/server/entry.mjs is missing: run `npm run build` first');
   const handle = await (opts.database ?? openTestDatabase)();
-  setDbHandle(handle);
-  if (opts.seed !== false) await seed(handle.db);
-  const { handler, answerAnonymously } = (await import(pathToFileURL(entry).href)) as {
-    handler: AstroHandler;
-    answerAnonymously: AnswerAnonymously;
-  };
-  const server = createAppServer({
-    astro: handler,
-    publicApi: opts.publicApiCache === false ? undefined : createPublicApiCache(answerAnonymously),
-    site: opts.site ?? (() => new Map()),
+  const served = await serve({
+    database: handle,
+    seed: opts.seed !== false,
+    site: opts.site,
     uploads: opts.uploads,
-    trustProxy: opts.trustProxy,
+    trustProxy: opts.trustProxy ?? false,
+    publicApiCache: opts.publicApiCache,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url } = served;
   return {
     url,
     db: handle.db,
@@ -75,9 +62,7 @@ export async function startTestServer(
       });
     },
     async close() {
-      server.closeAllConnections?.();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      setDbHandle(undefined);
+      await served.close();
       await handle.close();
     },
   };

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import net from 'node:net';
-import { log } from '#server/log.ts';
-import { closeAfterAnswers } from '#server/web/in-flight.ts';
+import { log } from '../log';
+import { closeAfterAnswers } from './in-flight';
 
 /**
  * How long a kept-alive connection that is idle when the stop begins may still bring a request

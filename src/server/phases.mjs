@@ -21,7 +21,7 @@ export function formatDuration(ms) {
  * @param {number} ms
  * @param {string} what
  */
-export function phaseLine(name, ms, what) {
+function phaseLine(name, ms, what) {
   return `  ${name.padEnd(9)}${formatDuration(ms).padStart(10)}   ${what}`;
 }
 

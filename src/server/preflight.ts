@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { env, type Env } from '#server/env.ts';
-import { projectRoot } from '#server/paths.ts';
+import { env, type Env } from './env';
+import { projectRoot } from './paths';
 
 /**
  * Reads `.env` from the project root when there is one. Variables already set in the environment
@@ -19,7 +19,7 @@ export function loadDotEnv(root = projectRoot()): void {
 }
 
 /** Resolves when `port` on `host` can be listened on; otherwise fails with what to do about it. */
-export function assertPortFree(port: number, host: string): Promise<void> {
+function assertPortFree(port: number, host: string): Promise<void> {
   if (port === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
