@@ -4,10 +4,10 @@
  * fills a fresh database (bulk inserts of realistic sizes, a tenth held as spam), checks with
  * EXPLAIN that the list, the search and the counts use their indexes, then starts the real server
  * (as `npm start` runs it) and measures:
- * - the tab's first page (GET /api/contact-submissions?view=inbox): median time and body size
- *   (goals ≤ 50 ms, ≤ 100 KB), and the counts;
- * - a search (q, server-side): median (goal ≤ 200 ms), for a word in about 1 % of rows and a
- *   solicitation number found once;
+ * - the tab's first page (GET /api/contact-submissions?view=inbox): median time when computed
+ *   and body size (goals ≤ 50 ms, ≤ 100 KB), then as the poll cache answers it, and the counts;
+ * - a search (q, server-side), computed: median (goal ≤ 200 ms), for a word in about 1 % of rows
+ *   and a solicitation number found once;
  * - the CSV export of every row: time, size, and the growth of the server's resident memory while
  *   it streams (goal ≤ 50 MB);
  * - a visitor's GET / at BENCH_LEADS_VISITOR_RPS (20) for BENCH_LEADS_SECONDS (30) while the
@@ -33,7 +33,7 @@ export interface LeadsBenchResult {
   responses: number;
   fillSeconds: number;
   plans: Record<string, string>;
-  firstPage: { medianMs: number; bytes: number; notModifiedMedianMs: number };
+  firstPage: { medianMs: number; bytes: number; cachedMedianMs: number; notModifiedMedianMs: number };
   counts: { medianMs: number };
   search: { word: { medianMs: number; total: number }; solicitation: { medianMs: number; total: number } };
   exportAll: { seconds: number; megabytes: number; rows: number; rssBeforeMb: number; rssPeakMb: number; rssGrowthMb: number };
@@ -165,9 +165,13 @@ async function timed(url: string, headers: Record<string, string>): Promise<{ ms
   return { ms: performance.now() - t0, bytes: body.byteLength, res };
 }
 
-async function medianOf(url: string, headers: Record<string, string>) {
+/**
+ * The median of REPEATS requests. `computed`: each repeat adds a parameter of its own (which the
+ * server ignores), so none is answered from the poll cache and every one runs its queries.
+ */
+async function medianOf(url: string, headers: Record<string, string>, computed = false) {
   const runs = [];
-  for (let i = 0; i < REPEATS; i++) runs.push(await timed(url, headers));
+  for (let i = 0; i < REPEATS; i++) runs.push(await timed(computed ? `${url}&bench=${i}` : url, headers));
   return { medianMs: Math.round(median(runs.map((r) => r.ms)) * 10) / 10, last: runs.at(-1)! };
 }
 
@@ -193,12 +197,13 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<LeadsBenchResult> {
     await sleep(3_000);
     const admin = await adminHeaders(base, ADMIN);
     const first = `${base}/api/contact-submissions?view=inbox&status=all`;
-    const firstPage = await medianOf(first, admin);
-    const etag = firstPage.last.res.headers.get('etag') ?? '';
+    const firstPage = await medianOf(first, admin, true);
+    const cachedPage = await medianOf(first, admin);
+    const etag = cachedPage.last.res.headers.get('etag') ?? '';
     const notModified = await medianOf(first, { ...admin, 'if-none-match': etag });
     const counts = await medianOf(`${base}/api/contact-submissions/counts`, admin);
-    const word = await medianOf(`${first}&q=${RARE_WORD}`, admin);
-    const solicitation = await medianOf(`${first}&q=${number}`, admin);
+    const word = await medianOf(`${first}&q=${RARE_WORD}`, admin, true);
+    const solicitation = await medianOf(`${first}&q=${number}`, admin, true);
 
     // The export of every row, with the server's resident memory sampled while it streams.
     const rssBefore = treeRssMb(server.pid!);
@@ -241,7 +246,12 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<LeadsBenchResult> {
       responses: RESPONSES,
       fillSeconds,
       plans: planned,
-      firstPage: { medianMs: firstPage.medianMs, bytes: firstPage.last.bytes, notModifiedMedianMs: notModified.medianMs },
+      firstPage: {
+        medianMs: firstPage.medianMs,
+        bytes: firstPage.last.bytes,
+        cachedMedianMs: cachedPage.medianMs,
+        notModifiedMedianMs: notModified.medianMs,
+      },
       counts: { medianMs: counts.medianMs },
       search: {
         word: { medianMs: word.medianMs, total: Number(word.last.res.headers.get('x-total-count')) },
@@ -285,16 +295,17 @@ function printTable(results: LeadsBenchResult[]): void {
   const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
   const rows: [string, (r: LeadsBenchResult) => string][] = [
     ['submissions / responses', (r) => `${r.rows.toLocaleString('en-US')} / ${r.responses.toLocaleString('en-US')}`],
-    ['first page, median (goal ≤ 50 ms)', (r) => `${r.firstPage.medianMs} ms ${mark(r.firstPage.medianMs <= 50)}`],
+    ['first page, computed, median (goal ≤ 50 ms)', (r) => `${r.firstPage.medianMs} ms ${mark(r.firstPage.medianMs <= 50)}`],
     ['first page, body (goal ≤ 100 KB)', (r) => `${kb(r.firstPage.bytes)} ${mark(r.firstPage.bytes <= 100 * 1024)}`],
+    ['first page, from the poll cache, median', (r) => `${r.firstPage.cachedMedianMs} ms`],
     ['first page again, 304, median', (r) => `${r.firstPage.notModifiedMedianMs} ms`],
-    ['counts, median', (r) => `${r.counts.medianMs} ms`],
+    ['counts, from the poll cache, median', (r) => `${r.counts.medianMs} ms`],
     [
-      `search "${RARE_WORD}", median (goal ≤ 200 ms)`,
+      `search "${RARE_WORD}", computed, median (goal ≤ 200 ms)`,
       (r) => `${r.search.word.medianMs} ms, ${r.search.word.total} found ${mark(r.search.word.medianMs <= 200)}`,
     ],
     [
-      'search a solicitation number, median (goal ≤ 200 ms)',
+      'search a solicitation number, computed, median (goal ≤ 200 ms)',
       (r) => `${r.search.solicitation.medianMs} ms, ${r.search.solicitation.total} found ${mark(r.search.solicitation.medianMs <= 200)}`,
     ],
     [
