@@ -94,6 +94,7 @@ async function run(astro: AstroParts): Promise<void> {
   const mailWorker = startMailWorker();
   // The hourly leads digest and the daily spam clean-up (once across instances).
   const leadJobs = startLeadJobs();
+  await leadJobs.firstPass;
 
   // Postgres with a deploy hook: instances do not follow each other's publishes, so none may keep answers.
   const keepPublicAnswers = e.PUBLIC_API_CACHE && !(handle.kind === 'postgres' && e.REBUILD_WEBHOOK_URL);

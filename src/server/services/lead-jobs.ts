@@ -4,6 +4,8 @@ import { sendLeadDigest } from './lead-digest';
 import { deleteOldSpam } from './spam-retention';
 
 interface LeadJobs {
+  /** The pass made at start, done (it never rejects): the start waits for it, so its log lines come before the ready line. */
+  firstPass: Promise<void>;
   stop(): Promise<void>;
 }
 let started: LeadJobs | undefined;
@@ -17,8 +19,8 @@ let started: LeadJobs | undefined;
 export function startLeadJobs(opts: { intervalMs?: number } = {}): LeadJobs {
   if (started) return started;
   let running: Promise<void> | undefined;
-  const pass = () => {
-    running ??= (async () => {
+  const pass = () =>
+    (running ??= (async () => {
       const db = await getDb();
       for (const [name, job] of [
         ['leads digest', () => sendLeadDigest(db)],
@@ -31,12 +33,13 @@ export function startLeadJobs(opts: { intervalMs?: number } = {}): LeadJobs {
           log.error(`${name} failed`, { err });
         }
       }
-    })().finally(() => (running = undefined));
-  };
-  const timer = setInterval(pass, opts.intervalMs ?? 5 * 60_000);
+    })()
+      .catch((err: unknown) => log.error('lead jobs failed', { err }))
+      .finally(() => (running = undefined)));
+  const timer = setInterval(() => void pass(), opts.intervalMs ?? 5 * 60_000);
   timer.unref();
-  pass();
   const jobs: LeadJobs = {
+    firstPass: pass(),
     stop: async () => {
       clearInterval(timer);
       started = undefined;
