@@ -21,7 +21,7 @@ import { servableUpload } from './services/documents';
 import { startLeadJobs } from './services/lead-jobs';
 import { leadRecipients } from './services/lead-mail';
 import { uploadsDir } from './storage/local-disk';
-import { NO_RECIPIENT_WARNING } from '../shared/lead-delivery';
+import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
 import { createAppServer, type AppServerOptions, type AstroHandler } from './web/app-server';
 import { startControlChannel } from './web/control-channel';
 import { liveSite } from './web/live-site';

@@ -1,6 +1,6 @@
-import { desc, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactResponses, contactSubmissions, type ContactSubmission } from '#server/db/schema/index.ts';
+import { changeStamps, contactResponses, contactSubmissions, mailOutbox, users, type ContactSubmission } from '#server/db/schema/index.ts';
 import { submissionsWhere } from '#server/services/contact-submissions.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
@@ -267,12 +267,7 @@ describe('[LEADS][API] counts, ETags and one submission', () => {
   it('a poll is answered from the cache until the leads stamp moves, and every change that shows moves it', async () => {
     const m = marker();
     const path = `/api/contact-submissions?q=${m}`;
-    const stamp = async () => {
-      const [row] = await t.s.db
-        .execute(sql`select n::int as n from change_stamp where name = 'leads'`)
-        .then((r) => ('rows' in r ? r.rows : r) as { n: number }[]);
-      return row!.n;
-    };
+    const stamp = async () => (await t.s.db.select({ n: changeStamps.n }).from(changeStamps).where(eq(changeStamps.name, 'leads')))[0]!.n;
     const [row] = await insert([lead({ message: `${m} cached` })]);
     const first = await list(path);
     expect(first.body.map((r) => r.status)).toEqual(['pending']);
@@ -304,18 +299,28 @@ describe('[LEADS][API] counts, ETags and one submission', () => {
 
     // A reply's delivery and a replier's name show in the list; a staff notification does not move the stamp.
     before = await stamp();
-    await t.s.db.execute(
-      sql`insert into mail_outbox (kind, to_address, subject, text_body) values ('contact.notification', 'sales@harbor-federal.com', 'New inquiry', 'Text')`,
-    );
+    const mail = { toAddress: 'pat@agency.gov', subject: 'Re', textBody: 'Text' };
+    await t.s.db.insert(mailOutbox).values({ ...mail, kind: 'contact.notification' });
     expect(await stamp()).toBe(before);
     const [outbox] = await t.s.db
-      .execute(
-        sql`insert into mail_outbox (kind, to_address, subject, text_body, status) values ('contact.response', 'pat@agency.gov', 'Re', 'Text', 'sent') returning id`,
-      )
-      .then((r) => ('rows' in r ? r.rows : r) as { id: number }[]);
+      .insert(mailOutbox)
+      .values({ ...mail, kind: 'contact.response', status: 'sent' })
+      .returning({ id: mailOutbox.id });
     expect(await stamp()).toBe(before + 1);
-    await t.s.db.execute(sql`update contact_response set outbox_id = ${outbox!.id} where submission_id = ${row!.id}`);
-    expect((await list(path)).body[0]!.responses).toMatchObject([{ delivery: { status: 'sent' } }]);
+    const [replier] = await t.s.db.select({ id: users.id }).from(users).where(eq(users.username, 'plainuser'));
+    await t.s.db
+      .update(contactResponses)
+      .set({ outboxId: outbox!.id, sentBy: replier!.id })
+      .where(eq(contactResponses.submissionId, row!.id));
+    expect((await list(path)).body[0]!.responses).toMatchObject([{ delivery: { status: 'sent' }, sentBy: 'plainuser' }]);
+    before = await stamp();
+    await t.s.db.update(users).set({ username: 'plainuser-renamed' }).where(eq(users.id, replier!.id));
+    try {
+      expect(await stamp()).toBe(before + 1);
+      expect((await list(path)).body[0]!.responses).toMatchObject([{ sentBy: 'plainuser-renamed' }]);
+    } finally {
+      await t.s.db.update(users).set({ username: 'plainuser' }).where(eq(users.id, replier!.id));
+    }
 
     // Counts follow the same stamp.
     const counts = async () => ((await (await get('/api/contact-submissions/counts')).json()) as { spam: number }).spam;

@@ -30,8 +30,7 @@ export interface ContentChange {
 
 type Listener = (change: ContentChange) => Promise<void>;
 
-const subscribed = new Set<Listener>();
-const listeners = () => subscribed;
+const listeners = new Set<Listener>();
 
 /** A change in words, e.g. `feature 12 updated` (logs, the publish job's reason). */
 export function describeChange(change: ContentChange): string {
@@ -45,7 +44,7 @@ export function describeChange(change: ContentChange): string {
  */
 export async function recordChange(change: ContentChange): Promise<void> {
   contentChanged();
-  const subscribers = [...listeners()];
+  const subscribers = [...listeners];
   if (subscribers.length === 0) {
     log.debug('content changed (nothing subscribed)', { change: describeChange(change) });
     return;
@@ -59,8 +58,8 @@ export async function recordChange(change: ContentChange): Promise<void> {
 
 /** Calls `listener` with every change recorded from now on; returns the call that unsubscribes. */
 export function onContentChange(listener: Listener): () => void {
-  const set = listeners();
+  // Its own entry, so subscribing one function twice needs two unsubscribes.
   const own: Listener = (change) => listener(change);
-  set.add(own);
-  return () => void set.delete(own);
+  listeners.add(own);
+  return () => void listeners.delete(own);
 }

@@ -154,26 +154,24 @@ async function runMigrations(handle: DbHandle, schemaName?: string): Promise<str
 }
 
 /* One handle per process: two PGlite instances on one directory would corrupt it. */
-const slot: { promise?: Promise<DbHandle>; handle?: DbHandle } = {};
+const slot: { promise?: Promise<DbHandle> } = {};
 
 /** The process's database, opened (and migrated) on first use from the environment. */
 export function getDbHandle(): Promise<DbHandle> {
-  const s = slot;
-  if (!s.promise) {
+  if (!slot.promise) {
     const e = env();
-    s.promise = openDatabase(e.DATABASE_URL ? { url: e.DATABASE_URL } : { dir: path.join(dataDir(e.DATA_DIR), 'pglite') }).then(
+    slot.promise = openDatabase(e.DATABASE_URL ? { url: e.DATABASE_URL } : { dir: path.join(dataDir(e.DATA_DIR), 'pglite') }).then(
       (h) => {
-        s.handle = h;
         log.info('database ready', { kind: h.kind, where: h.where });
         return h;
       },
       (err) => {
-        s.promise = undefined;
+        slot.promise = undefined;
         throw err;
       },
     );
   }
-  return s.promise;
+  return slot.promise;
 }
 
 export async function getDb(): Promise<Db> {
@@ -182,15 +180,11 @@ export async function getDb(): Promise<Db> {
 
 /** Installs an already-open handle as the process's database (tests, scripts). */
 export function setDbHandle(handle: DbHandle | undefined): void {
-  const s = slot;
-  s.handle = handle;
-  s.promise = handle ? Promise.resolve(handle) : undefined;
+  slot.promise = handle ? Promise.resolve(handle) : undefined;
 }
 
 export async function closeDb(): Promise<void> {
-  const s = slot;
-  const p = s.promise;
-  s.promise = undefined;
-  s.handle = undefined;
+  const p = slot.promise;
+  slot.promise = undefined;
   if (p) await (await p.catch(() => undefined))?.close();
 }

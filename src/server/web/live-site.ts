@@ -29,28 +29,26 @@ type State = {
   retired: Map<string, { file: StaticFile; since: number }>;
 };
 const live: State = { map: new Map(), release: null, retired: new Map() };
-const state = () => live;
 
 export function liveSite(): StaticMap {
-  return state().map;
+  return live.map;
 }
 
 export function liveRelease(): ReleaseInfo | null {
-  return state().release;
+  return live.release;
 }
 
 /** Makes `files` (the release `info`, read into memory) the pages visitors get, from the next request on. */
 export function serveRelease(info: ReleaseInfo, files: StaticMap): void {
-  const s = state();
   const now = Date.now();
-  for (const [key, file] of s.map) {
-    if (key.startsWith('/_astro/') && !files.has(key)) s.retired.set(key, { file, since: now });
+  for (const [key, file] of live.map) {
+    if (key.startsWith('/_astro/') && !files.has(key)) live.retired.set(key, { file, since: now });
   }
-  for (const [key, { file, since }] of s.retired) {
-    if (files.has(key) || now - since > ASSET_GRACE_MS) s.retired.delete(key);
+  for (const [key, { file, since }] of live.retired) {
+    if (files.has(key) || now - since > ASSET_GRACE_MS) live.retired.delete(key);
     else files.set(key, file);
   }
-  s.map = files;
-  s.release = info;
+  live.map = files;
+  live.release = info;
   contentChanged();
 }
