@@ -54,7 +54,7 @@ class Instance {
     url.pathname = `/${dbName}`;
     // No AUTH_SECRET: the instances must agree on a key through the database.
     const { AUTH_SECRET: _none, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--max-semi-space-size=32', '--optimize-for-size', 'scripts/start.mjs'], {
+    const child = spawn(process.execPath, ['--expose-gc', 'scripts/start.mjs'], {
       env: {
         ...inherited,
         DATABASE_URL: url.toString(),
