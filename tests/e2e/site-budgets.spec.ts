@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures';
 import { HOME_BROTLI_BUDGET, ISLAND_JS_BUDGET, ISLAND_PAGES, PUBLIC_PAGES } from './site-helpers';
 
@@ -70,4 +72,64 @@ test.describe('[SITE][BUDGET]', () => {
     const asset = await request.get(scripts[0]!);
     expect(asset.headers()['cache-control']).toContain('immutable');
   });
+});
+
+/**
+ * A page that reaches the browser in two parts (a slow network, or a busy phone whose parser paints
+ * what it has so far) must not move what is already on screen when the rest arrives. The page is
+ * served from a local relay that sends the HTML up to `marker`, waits, then sends the rest.
+ */
+test.describe('[SITE][CLS] a page arriving in two parts moves nothing', () => {
+  const cases = [
+    { path: '/', marker: 'Procurement dashboard (sample)' },
+    { path: '/', marker: 'aria-label="Results"' },
+    { path: '/about', marker: '<img src="/images/art/' },
+    { path: '/services/consulting', marker: '<h3 class="mt-4 text-2xl' },
+  ];
+  let relay: http.Server;
+  let relayURL = '';
+  let split = { path: '', marker: '' };
+  test.beforeAll(async ({ baseURL }) => {
+    relay = http.createServer((req, res) => {
+      void (async () => {
+        const upstream = await fetch(new URL(req.url!, baseURL), { headers: { 'accept-encoding': 'identity' } });
+        const body = Buffer.from(await upstream.arrayBuffer());
+        const headers: Record<string, string> = {};
+        upstream.headers.forEach((v, k) => {
+          if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k)) headers[k] = v;
+        });
+        res.writeHead(upstream.status, headers);
+        const at = req.url === split.path ? body.indexOf(split.marker) : -1;
+        if (at < 0) return res.end(body);
+        res.write(body.subarray(0, at));
+        setTimeout(() => res.end(body.subarray(at)), 600);
+      })().catch(() => res.destroy());
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    relayURL = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+  });
+  test.afterAll(() => new Promise<void>((r) => relay.close(() => r())));
+
+  for (const c of cases) {
+    test(`${c.path} at 1280 px, cut before ${c.marker}`, async ({ page }) => {
+      split = c;
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.addInitScript(() => {
+        const w = window as unknown as { __shifts: string[] };
+        w.__shifts = [];
+        new PerformanceObserver((list) => {
+          type Shift = PerformanceEntry & { value: number; sources: { node?: Node | null }[] };
+          for (const e of list.getEntries() as Shift[]) {
+            const nodes = e.sources.map((s) => (s.node instanceof Element ? s.node.outerHTML.slice(0, 80) : String(s.node?.nodeName)));
+            w.__shifts.push(`${e.startTime.toFixed(0)} ms: ${e.value} ${nodes.join(' | ')}`);
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const html = await (await fetch(new URL(c.path, relayURL))).text();
+      expect(html, 'the marker is on the page').toContain(c.marker);
+      await page.goto(relayURL + c.path);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      expect(await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts)).toEqual([]);
+    });
+  }
 });
