@@ -27,7 +27,7 @@ afterAll(async () => {
 
 /** Starts the server process; resolves with its port once it answers, or fails with its output. */
 function startServer(): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fault/helpers/contact-server.ts'], {
+  const child = spawn(process.execPath, ['tests/fault/helpers/contact-server.mjs'], {
     env: { ...process.env, DATA_DIR: tmp, DATABASE_URL: database?.url ?? '', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
