@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hintCookie, challengeCookie, readCookie, serializeCookie } from '#server/auth/cookies.ts';
 import { backoffMs } from '#server/mail/worker.ts';
+import { hashPassword, verifyPassword } from '#server/auth/password.ts';
+import { resetEnvCache } from '#server/env.ts';
 
 process.env.AUTH_SECRET ??= 'unit-test-secret-unit-test-secret-0123456789';
 const crypto = await import('#server/auth/crypto.ts');
@@ -49,4 +51,28 @@ describe('mail backoff', () => {
     expect([1, 2, 3, 4].map(backoffMs)).toEqual([30_000, 60_000, 120_000, 240_000]);
     expect(backoffMs(20)).toBe(3_600_000);
   });
+});
+
+describe('password hashing', () => {
+  it('[AUTH][PASSWORD]: outside the test suites passwords are hashed with OWASP scrypt (N=2^15, r=8, p=3); a hash verifies by its own parameters', async () => {
+    const was = process.env.NODE_ENV;
+    try {
+      for (const mode of ['production', undefined]) {
+        if (mode === undefined) delete process.env.NODE_ENV;
+        else process.env.NODE_ENV = mode;
+        resetEnvCache();
+        const hash = await hashPassword('correct horse battery');
+        expect(hash).toMatch(/^scrypt\$32768\$8\$3\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{88}$/);
+        process.env.NODE_ENV = 'test';
+        resetEnvCache();
+        // The suites' cheap parameters never apply to a hash made with the real ones.
+        expect(await verifyPassword(hash, 'correct horse battery')).toBe(true);
+        expect(await verifyPassword(hash, 'correct horse batterY')).toBe(false);
+      }
+      expect(await hashPassword('x')).toMatch(/^scrypt\$1024\$8\$1\$/);
+    } finally {
+      process.env.NODE_ENV = was;
+      resetEnvCache();
+    }
+  }, 30_000);
 });
