@@ -6,6 +6,7 @@
  * it started.
  */
 import { advanceClock, now, resetClock } from './auth/clock';
+import { resetRequestsSettled } from './auth/password-reset';
 import { authSecret, shareAuthSecret } from './auth/secret';
 import { resetEnvCache } from './env';
 import { deliverDue, startMailWorker } from './mail/worker';
@@ -30,6 +31,7 @@ export const bundleApi = {
   recordChange,
   resetClock,
   resetEnvCache,
+  resetRequestsSettled,
   resetStorage,
   sendLeadDigest,
   servableUpload,

@@ -42,11 +42,13 @@ export function isOverdue(s: LeadLike, now: Date = new Date()): boolean {
 
 /**
  * One CSV cell: quoted, inner quotes doubled, and a value a spreadsheet would run as a formula
- * (starting with =, +, -, @, a tab or a carriage return) prefixed with an apostrophe.
+ * (starting with =, +, -, @, a tab or a carriage return, or a fullwidth or small form of one of
+ * those signs, such as ＝, which some spreadsheets read as the ASCII sign) prefixed with an apostrophe.
  */
 export function csvCell(value: unknown): string {
   let text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  // NFKC folds the compatibility forms (＝ U+FF1D, ﹦ U+FE66, ＋, －, ＠…) onto the ASCII signs.
+  if (/^[=+\-@\t\r]/.test(text.slice(0, 1).normalize('NFKC'))) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 

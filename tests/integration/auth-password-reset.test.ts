@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, mailOutbox, rateLimits, sessions, users, verifications } from '#server/db/schema/index.ts';
@@ -5,7 +6,7 @@ import { enable2fa, makeUser, passwordStep } from './helpers/auth';
 import { signIn, startTestServer, type TestServer } from './helpers/server';
 import { bundleApi } from '../helpers/bundle';
 
-const { advanceClock, resetClock } = bundleApi;
+const { advanceClock, resetClock, resetRequestsSettled } = bundleApi;
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,7 +21,12 @@ beforeEach(async () => {
   await server.db.delete(rateLimits);
 });
 
-const forgot = (email: string) => server.request('/api/auth/forgot-password', { method: 'POST', json: { email } });
+/** Asks for a reset link; resolves once the answer came and the account's link (if any) is queued. */
+async function forgot(email: string): Promise<Response> {
+  const res = await server.request('/api/auth/forgot-password', { method: 'POST', json: { email } });
+  await resetRequestsSettled();
+  return res;
+}
 const reset = (token: string, newPassword: string) =>
   server.request('/api/auth/reset-password', { method: 'POST', json: { token, newPassword, confirmPassword: newPassword } });
 
@@ -54,6 +60,51 @@ describe('password reset by e-mailed link', { timeout: 120_000 }, () => {
     const token = await mailedToken(user.email);
     const stored = await server.db.select().from(verifications);
     expect(stored.some((v) => v.identifier.includes(token) || v.value.includes(token))).toBe(false);
+  });
+
+  it('[SECURITY][RESET-TIMING]: a known and an unknown address are answered as fast (200 of each, medians within 5 ms)', async () => {
+    const user = await makeUser(server, 'reset-timing');
+    // The visitor times from a thread of its own: in this process the server's work after an answer
+    // would otherwise hold up the visitor's own reading of it.
+    const visitor = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+      parentPort.on('message', async (email) => {
+        const started = performance.now();
+        const res = await fetch(workerData.url + '/api/auth/forgot-password', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: workerData.url },
+          body: JSON.stringify({ email }),
+        });
+        await res.arrayBuffer();
+        parentPort.postMessage({ ms: performance.now() - started, status: res.status });
+      });`,
+      { eval: true, workerData: { url: server.url } },
+    );
+    const timed = async (email: string) => {
+      advanceClock(16 * 60_000); // a fresh allowance for this address each time
+      const answer = await new Promise<{ ms: number; status: number }>((resolve) => {
+        visitor.once('message', resolve);
+        visitor.postMessage(email);
+      });
+      expect(answer.status).toBe(200);
+      await resetRequestsSettled();
+      return answer.ms;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    try {
+      for (let i = 0; i < 200; i++) {
+        known.push(await timed(user.email));
+        unknown.push(await timed(`nobody-${i}@example.com`));
+      }
+    } finally {
+      await visitor.terminate();
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    console.log(`forgot password: median ${median(known).toFixed(1)} ms known, ${median(unknown).toFixed(1)} ms unknown`);
+    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(5);
+    // The links were still sent, after the answers.
+    expect((await resetMails(user.email)).length).toBeGreaterThan(0);
   });
 
   it('[AUTH][RESET]: the link sets a new password once, ends every session and lifts the lockout; a weak password keeps the link', async () => {

@@ -39,4 +39,19 @@ describe('odd request targets', () => {
     expect(res.text).not.toMatch(/\bat .*\.(?:js|ts|mjs):\d+/);
     expect(res.text).not.toMatch(/Error:/);
   });
+
+  it.each([
+    ['GET / HTTP/1.1\r\nHost: evil.example', 'a page'],
+    ['GET /api/content/header/active HTTP/1.1\r\nHost: evil.example', 'a public endpoint'],
+    ['POST /api/contact HTTP/1.1\r\nhost: evil.example\r\nContent-Length: 0', 'a form post'],
+  ])('[SECURITY][HOST]: a request with two Host headers is refused with 400 (%#: %s)', async (head) => {
+    const res = await raw(head);
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('"message":"Bad request"');
+    expect(res.text).not.toContain('evil.example');
+  });
+
+  it('[SECURITY][HOST]: one Host header is served as before', async () => {
+    expect((await raw('GET /api/content/header/active HTTP/1.1')).status).toBe(200);
+  });
 });

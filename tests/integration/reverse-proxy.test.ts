@@ -11,7 +11,8 @@ import { snapshotContent } from '#server/content/site-content.ts';
 import { contactSubmissions } from '#server/db/schema/index.ts';
 import { htmlCsp } from '#server/web/security-headers.ts';
 import { freePort } from './helpers/ports';
-import { TEST_ADMIN, startTestServer, type TestServer } from './helpers/server';
+import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
+import { createUser } from '#server/services/users.ts';
 import { bundleApi, resetEnvCache } from '../helpers/bundle';
 
 const { liveSite, publishContent } = bundleApi;
@@ -255,6 +256,27 @@ describe('[SECURITY][PROXY] behind nginx with TLS', { timeout: 60_000 }, () => {
     expect(res.status).toBe(201);
     const [row] = await server.db.select().from(contactSubmissions).orderBy(desc(contactSubmissions.id)).limit(1);
     expect(row!.ipAddress).toBe('127.0.0.7');
+  });
+});
+
+describe('[SECURITY][READYZ] the readiness checks are for this machine and administrators', { timeout: 60_000 }, () => {
+  it('a visitor (the address the proxy forwarded) gets the status alone; an administrator, or a monitor on this machine, gets the checks', async () => {
+    const visitor = { 'x-forwarded-for': '203.0.113.9' };
+    const ready = async (cookie?: string) => {
+      const res = await server.request('/readyz', { headers: visitor, cookie });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      return (await res.json()) as { status: string; checks?: Record<string, unknown> };
+    };
+    expect(await ready()).toEqual({ status: 'ready' });
+    // A forged session cookie, or an account that is not an administrator, changes nothing.
+    expect(await ready('ps.session_token=forged.sig')).toEqual({ status: 'ready' });
+    await createUser(server.db, { username: 'readyz-user', email: 'readyz-user@example.com', password: 'readyz-user-pw', role: 'user' });
+    expect(await ready(await signIn(server, 'readyz-user', 'readyz-user-pw'))).toEqual({ status: 'ready' });
+    const admin = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
+    expect((await ready(admin)).checks).toMatchObject({ database: 'ok', disk: { ok: true } });
+    // On this machine, nobody forwarding: the checks.
+    expect(((await (await server.request('/readyz')).json()) as { checks?: unknown }).checks).toMatchObject({ database: 'ok' });
   });
 });
 

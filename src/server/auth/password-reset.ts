@@ -2,10 +2,12 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, gt, like, sql } from 'drizzle-orm';
 import { passwordProblem } from '#shared/password-strength.ts';
 import type { ResetPasswordInput } from '#shared/schemas/auth.ts';
+import { afterAnswer } from '../after-answer';
 import type { Db } from '../db/client';
 import { users, verifications } from '../db/schema';
 import { env } from '../env';
 import { HttpError } from '../http';
+import { log } from '../log';
 import { recordAudit } from '../services/audit';
 import { enforce, hit } from '../services/rate-limit';
 import { setPassword } from '../services/users';
@@ -28,22 +30,42 @@ const TOO_MANY_RESET_REQUESTS = 'Too many password reset requests. Please wait 1
 /** Only a hash of the token is stored: a copy of the database cannot reset anyone's password. */
 const identifierOf = (token: string) => PREFIX + createHash('sha256').update(token).digest('hex');
 
+/** The reset requests answered whose account half is still running. */
+const issuing = new Set<Promise<void>>();
+
 /**
  * 'Forgot password?': e-mails a single-use link to the account with this address, if there is
- * one. The caller answers the same either way; a new link replaces any earlier one.
+ * one. The caller answers the same either way, and at the same moment: only the per-address limit
+ * (which says nothing about any account) is checked before the answer; looking the account up and
+ * queueing its link happen after it, so how long the answer takes tells nobody whether the address
+ * has an account. A new link replaces any earlier one.
  */
 export async function requestPasswordReset(db: Db, email: string, ip: string | undefined): Promise<void> {
   await enforce(db, `password-reset:ip:${ip ?? 'unknown'}`, REQUESTS_PER_ADDRESS, ADDRESS_WINDOW_MS, TOO_MANY_RESET_REQUESTS, now());
+  const at = now();
+  const job: Promise<void> = new Promise<void>((resolve) => afterAnswer(resolve))
+    .then(() => issueResetLink(db, email, ip, at))
+    .catch((err: unknown) => log.error('password reset link not issued', { err }))
+    .finally(() => issuing.delete(job));
+  issuing.add(job);
+}
+
+/** Resolves once every reset request answered so far has stored and queued its link (or found no account). */
+export async function resetRequestsSettled(): Promise<void> {
+  await Promise.all([...issuing]);
+}
+
+/** The account-dependent half of a reset request: its link stored (hashed) and queued in the outbox. */
+async function issueResetLink(db: Db, email: string, ip: string | undefined, at: Date): Promise<void> {
   const [user] = await db
     .select()
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
     .limit(1);
   if (!user) return;
-  if (!(await hit(db, `password-reset:user:${user.id}`, LINKS_PER_ACCOUNT, ACCOUNT_WINDOW_MS, now())).allowed) return;
+  if (!(await hit(db, `password-reset:user:${user.id}`, LINKS_PER_ACCOUNT, ACCOUNT_WINDOW_MS, at)).allowed) return;
 
   const token = randomBytes(32).toString('base64url');
-  const at = now();
   const expiresAt = new Date(at.getTime() + RESET_LINK_MINUTES * 60_000);
   // In the fragment, the token never reaches a server log or a Referer header.
   const link = `${env().SITE_URL.replace(/\/$/, '')}/auth/reset#token=${token}`;

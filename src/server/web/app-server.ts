@@ -1,3 +1,4 @@
+import { answering } from '../after-answer';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { HttpError } from '../http';
@@ -344,11 +345,21 @@ function answerWithAstro(opts: AppServerOptions, { req, res, pathname }: Exchang
           res.on('drain', done).on('close', done);
         })
       : Promise.resolve();
-  opts.astro(req, res, notFound, { drained }).catch((err) => {
+  answering(res, () => opts.astro(req, res, notFound, { drained })).catch((err) => {
     log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
     if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
     else res.end();
   });
+}
+
+/**
+ * Exactly one Host header (RFC 9112 3.2: a request with several is answered 400): Node keeps the
+ * first and drops the others, so a proxy that read another one would route it elsewhere.
+ */
+function oneHost(raw: readonly string[]): boolean {
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
+  return hosts <= 1;
 }
 
 /**
@@ -373,7 +384,7 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     const target = req.url ?? '/';
     // Only origin-form targets name a page or an endpoint: not `*` (OPTIONS *), not an absolute
     // URL, not a fragment (browsers never send one). `//x` is a path no page has.
-    if (!target.startsWith('/') || target.includes('#')) {
+    if (!target.startsWith('/') || target.includes('#') || !oneHost(req.rawHeaders)) {
       for (const [k, v] of Object.entries(baseSecurityHeaders(false))) res.setHeader(k, v);
       res.setHeader('content-security-policy', API_CSP);
       return sendJson(res, 400, { message: 'Bad request' });
