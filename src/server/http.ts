@@ -30,9 +30,39 @@ function zodMessage(err: z.ZodError): string {
 }
 
 const DATABASE_RETRY_AFTER_S = 10;
-/** Connection failures (Node's and postgres-js's codes) and Postgres's own "cannot serve now" classes. */
+/**
+ * Connection failures (Node's and postgres-js's codes) and every Postgres class that means "cannot
+ * serve now": 08 connection exceptions, 53 insufficient resources, 55000 (among others a database
+ * that does not allow connections) and 57P operator interventions (shutdowns, cannot connect now).
+ */
 const UNAVAILABLE =
-  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08...|57P0[1-3]|53300)$/;
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08...|53...|55000|57P..)$/;
+
+/**
+ * The database outage this process is in, if any: its first refused request logs one line, each
+ * further one only counts, and the first endpoint answered normally afterwards logs the end with
+ * the count (a few hundred requests in an outage are two log lines, not a few hundred).
+ */
+let outage: { since: number; refused: number; dbCode: string | undefined } | undefined;
+
+/** True while requests are being refused because the database cannot serve. */
+export const inDatabaseOutage = (): boolean => outage !== undefined;
+
+function outageRefused(dbCode: string | undefined, path: string, id: string | null | undefined): void {
+  if (outage) {
+    outage.refused++;
+    return;
+  }
+  outage = { since: Date.now(), refused: 1, dbCode };
+  log.warn('database unavailable: answering 503 until it is back', { id, path, dbCode });
+}
+
+function outageOver(): void {
+  if (!outage) return;
+  const { since, refused, dbCode } = outage;
+  outage = undefined;
+  log.warn('database available again', { seconds: Math.round((Date.now() - since) / 1000), refused, dbCode });
+}
 
 function errorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
@@ -52,7 +82,7 @@ export function errorResponse(err: unknown, path: string, id?: string | null): R
   // Check violation, bad text representation, not null, NUL or untranslatable character.
   if (['23514', '22P02', '23502', '22021', '22P05'].includes(pgCode ?? '')) return json({ message: 'Invalid request' }, { status: 400 });
   if (databaseUnavailable(err)) {
-    log.warn('database unavailable', { id, path, dbCode: errorCode(err) });
+    outageRefused(errorCode(err), path, id);
     return json(
       { message: 'The service is briefly unavailable. Please try again in a minute.' },
       { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) } },
@@ -66,7 +96,9 @@ export function errorResponse(err: unknown, path: string, id?: string | null): R
 export function defineHandler(handle: (ctx: APIContext) => Promise<Response> | Response): APIRoute {
   return async (ctx) => {
     try {
-      return await handle(ctx);
+      const response = await handle(ctx);
+      outageOver();
+      return response;
     } catch (err) {
       return errorResponse(err, ctx.url.pathname, ctx.request.headers.get('x-request-id'));
     }

@@ -3,6 +3,7 @@
  * body is refused with 413 without being held in memory, and nothing is stored.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactSubmissions } from '#server/db/schema/index.ts';
@@ -57,6 +58,44 @@ function streamBody(
   });
 }
 
+/**
+ * Sends an endless chunked body at a steady 640 KB/s on a raw socket, whatever the server answers,
+ * until the server closes the connection or `deadlineMs` passes. What the server says, when it
+ * closed (ms after its answer), and how much body went out.
+ */
+function endlessBody(pathname: string, deadlineMs: number): Promise<{ head: string; sent: number; closedAfterAnswerMs: number | null }> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let head = '';
+    let sent = 0;
+    let answeredAt: number | null = null;
+    const frame = Buffer.concat([Buffer.from('4000\r\n'), Buffer.alloc(0x4000, 'a'), Buffer.from('\r\n')]);
+    const finish = (closedAt: number | null) => {
+      clearInterval(pump);
+      clearTimeout(deadline);
+      socket.destroy();
+      resolve({ head, sent, closedAfterAnswerMs: closedAt !== null && answeredAt !== null ? closedAt - answeredAt : null });
+    };
+    socket.on('connect', () =>
+      socket.write(
+        `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      ),
+    );
+    socket.on('data', (d: Buffer) => {
+      answeredAt ??= Date.now();
+      head += d.toString('latin1');
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => finish(Date.now()));
+    // 16 KB every 25 ms.
+    const pump = setInterval(() => {
+      if (socket.writable) socket.write(frame, () => (sent += 0x4000));
+    }, 25);
+    const deadline = setTimeout(() => finish(null), deadlineMs);
+  });
+}
+
 const submissions = async () => (await server.db.select({ n: count() }).from(contactSubmissions))[0]!.n;
 
 describe('request body limits', { timeout: 120_000 }, () => {
@@ -97,6 +136,22 @@ describe('request body limits', { timeout: 120_000 }, () => {
     expect(peak - rss).toBeLessThan(result.sent + 256 * 1024 * 1024);
     expect(await submissions()).toBe(before);
   });
+
+  it.each([
+    ['/about', 'a page'],
+    ['/api/documents', 'an endpoint that refuses anonymous callers'],
+    ['/no-such-page', 'an unknown path'],
+  ])(
+    '[SECURITY][BODY]: a body nobody reads (POST %s, %s) is cut within 2 s of the answer, having been read for at most 1 MB, with Connection: close',
+    async (pathname) => {
+      const result = await endlessBody(pathname, 6_000);
+      expect(result.head).toMatch(/^HTTP\/1\.1 4\d\d /);
+      expect(result.head.toLowerCase()).toContain('connection: close');
+      expect(result.closedAfterAnswerMs, 'the connection was still open 6 s after the request began').not.toBeNull();
+      expect(result.closedAfterAnswerMs!).toBeLessThan(2_000);
+      expect(result.sent).toBeLessThanOrEqual(1024 * 1024);
+    },
+  );
 
   it('[SECURITY][BODY]: the sign-in endpoint is capped the same way', async () => {
     const result = await streamBody('/api/login', 5 * 1024 * 1024);

@@ -1,7 +1,7 @@
 import { answering } from '../after-answer';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { HttpError } from '../http';
+import { HttpError, inDatabaseOutage } from '../http';
 import { log } from '../log';
 import { trackInFlight } from './in-flight';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits';
@@ -77,7 +77,8 @@ function trackRequest(req: http.IncomingMessage, res: http.ServerResponse, pathn
   const started = performance.now();
   const done = () => {
     const fields = { id, method: req.method, path: pathname, status: res.statusCode, ms: Math.round(performance.now() - started) };
-    if (res.statusCode >= 500) log.warn('request', fields);
+    // In a database outage its two lines say it all (http.ts); each refused request is an info line.
+    if (res.statusCode >= 500 && !(res.statusCode === 503 && inDatabaseOutage())) log.warn('request', fields);
     else log.info('request', fields);
   };
   res.once('finish', done);
@@ -162,31 +163,53 @@ function bodyLimitFor(pathname: string): { bytes: number; message: string } {
   return { bytes: found?.[1] ?? DEFAULT_BODY_LIMIT, message: found?.[2] ?? TOO_LARGE };
 }
 
+/** What is still read of a body after its answer was sent: at most this much, for at most this long. */
+const UNREAD_BODY_BYTES = 64 * 1024;
+const UNREAD_BODY_MS = 1_000;
+
 /**
- * For an answer sent before the body was read to its end. node:http reads and drops the rest of
- * the body after the answer: give the answer two seconds to reach the client, then close, so an
- * endless body is not read for ever.
+ * For a request with a body, answered before the body was read to its end (a 401, a 404, a 405 on a
+ * page, a 413): node:http would read and drop the rest for as long as the client sends it (an
+ * endless chunked body, for minutes). The answer says `Connection: close`; after it, at most 64 KB
+ * more or one second of the body is read, then the connection is closed.
  */
-function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
-  if (!res.headersSent) res.setHeader('connection', 'close');
-  res.once('finish', () => setTimeout(() => req.socket.destroy(), 2_000).unref());
+function boundUnreadBody(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+    if (!req.complete) this.setHeader('connection', 'close');
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  res.once('finish', () => {
+    if (req.complete) return;
+    let left = UNREAD_BODY_BYTES;
+    const close = () => req.socket.destroy();
+    const timer = setTimeout(close, UNREAD_BODY_MS).unref();
+    req.on('data', (chunk: Buffer) => {
+      left -= chunk.length;
+      if (left < 0) {
+        clearTimeout(timer);
+        close();
+      }
+    });
+    req.once('end', () => clearTimeout(timer));
+    req.resume();
+  });
 }
+
+/** A request that carries a body (a length above 0, or chunked). */
+const hasBody = (req: http.IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
  * The request body as Astro reads it, counted as it arrives: past `limit` the read fails with
  * 413 and the rest is never read (the connection closes after the answer), so an oversized or
  * endless chunked body costs no memory.
  */
-async function* limitedBody(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  limit: { bytes: number; message: string },
-): AsyncGenerator<Buffer> {
+async function* limitedBody(req: http.IncomingMessage, limit: { bytes: number; message: string }): AsyncGenerator<Buffer> {
   let received = 0;
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     received += chunk.length;
     if (received > limit.bytes) {
-      closeAfterAnswer(req, res);
       throw new HttpError(413, limit.message);
     }
     yield chunk;
@@ -307,7 +330,6 @@ function routes(opts: AppServerOptions): Route[] {
         dropUntrustedForwarding(req, opts.trustProxy);
         void answerDocumentUpload(req, documentUploadToken(pathname)!, secure).then(({ status, body, headers }) => {
           for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
-          if (!req.complete) closeAfterAnswer(req, res);
           sendJson(res, status, body);
         });
       },
@@ -332,7 +354,7 @@ function answerWithAstro(opts: AppServerOptions, { req, res, pathname }: Exchang
       return sendJson(res, 413, { message: limit.message });
     }
     // Astro builds its Request from `req.body` when it is an async iterable.
-    (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, res, limit);
+    (req as http.IncomingMessage & { body?: AsyncIterable<Buffer> }).body = limitedBody(req, limit);
   }
   // Whichever comes first ends the wait, and takes both listeners away again.
   const drained = () =>
@@ -382,6 +404,7 @@ export function createAppServer(opts: AppServerOptions): http.Server {
 
   const server = http.createServer((req, res) => {
     const target = req.url ?? '/';
+    if (hasBody(req)) boundUnreadBody(req, res);
     // Only origin-form targets name a page or an endpoint: not `*` (OPTIONS *), not an absolute
     // URL, not a fragment (browsers never send one). `//x` is a path no page has.
     if (!target.startsWith('/') || target.includes('#') || !oneHost(req.rawHeaders)) {
