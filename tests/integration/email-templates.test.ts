@@ -200,4 +200,33 @@ describe('[LEADS][TEMPLATES] /api/admin/email-templates', { timeout: 60_000 }, (
     expect(badTo.status).toBe(400);
     expect((await t.s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'template.test'))).length).toBe(before);
   });
+
+  it('[SECURITY][RELAY]: a test e-mail goes only to the administrator or the inquiry recipients, at most 10 an hour per administrator', async () => {
+    const tests = async () => (await t.s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'template.test'))).length;
+    const send = (to?: string) => t.as(t.admin, 'POST', '/api/admin/email-templates/test', { template: base, ...(to ? { to } : {}) });
+    const before = await tests();
+    // Anyone else's address, at any domain: refused, nothing queued.
+    for (const to of ['victim@another-domain.example', 'someone@gmail.com', 'ADMIN@example.com.evil.example']) {
+      const res = await send(to);
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe(
+        'A test e-mail goes only to your own address or to the addresses that receive new inquiries.',
+      );
+    }
+    expect(await tests()).toBe(before);
+    // Its own address (any case) and the configured inquiry recipient are allowed.
+    expect((await send('Admin@Example.com')).status).toBe(202);
+    expect((await send('leads@harbor-federal-supply.com')).status).toBe(202);
+    // The earlier test of this file sent one: eleven in all is one too many.
+    let sent = 3;
+    while (sent < 10) {
+      expect((await send()).status).toBe(202);
+      sent++;
+    }
+    const eleventh = await send();
+    expect(eleventh.status).toBe(429);
+    expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await eleventh.json()).message).toBe('At most 10 test e-mails an hour. Please try again later.');
+    expect(await tests()).toBe(before + 9);
+  });
 });

@@ -8,7 +8,8 @@ import { emailTemplates, users, type EmailTemplate } from '../db/schema';
 import { HttpError } from '../http';
 import { enqueueMail } from '../mail/outbox';
 import type { Actor } from './audit';
-import { replyContext } from './lead-mail';
+import { notificationRecipients, replyContext } from './lead-mail';
+import { enforce } from './rate-limit';
 import { createRow, deactivateOthers, deleteRow, updateRow } from './versioned';
 
 const NOT_FOUND = 'Email template not found';
@@ -60,14 +61,20 @@ export function deleteEmailTemplate(db: Db, id: number, actor: Actor) {
   return deleteRow<EmailTemplate>(db, emailTemplates, id, { actor, entity: 'email-template', notFound: NOT_FOUND });
 }
 
+/** Test e-mails an administrator may send in an hour. */
+const TESTS_PER_HOUR = 10;
+const TOO_MANY_TESTS = 'At most 10 test e-mails an hour. Please try again later.';
+const TEST_RECIPIENT_REFUSED = 'A test e-mail goes only to your own address or to the addresses that receive new inquiries.';
+
 /** Queues the template, rendered with sample content, to `to` or the administrator's own address. */
 export async function sendTemplateTest(db: Db, template: EmailTemplateValues, actor: Actor, to?: string): Promise<{ to: string }> {
-  let recipient = to;
-  if (!recipient) {
-    const [me] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.id));
-    recipient = me?.email;
-  }
+  const [me] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.id));
+  const recipient = to ?? me?.email;
   if (!recipient) throw new HttpError(400, 'Please enter a valid email address');
+  // Not a relay: only to the administrator's own address or to those who receive new inquiries.
+  const allowed = new Set([me?.email, ...(await notificationRecipients(db))].filter(Boolean).map((a) => a!.toLowerCase()));
+  if (!allowed.has(recipient.toLowerCase())) throw new HttpError(400, TEST_RECIPIENT_REFUSED);
+  await enforce(db, `template-test:user:${actor.id}`, TESTS_PER_HOUR, 60 * 60_000, TOO_MANY_TESTS);
   const mail = renderSample(template, template.templateType, await replyContext(db));
   await enqueueMail(db, { kind: 'template.test', to: recipient, ...mail, subject: `[Test] ${mail.subject}` });
   return { to: recipient };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { IMAGE_MESSAGES } from '#shared/schemas/upload.ts';
 import { HttpError } from '../http';
+import { checkSvgTree } from './svg-tree';
 
 type ImageExt = 'jpg' | 'png' | 'gif' | 'webp' | 'svg';
 
@@ -105,7 +106,7 @@ export function svgProblem(text: string): string | null {
 export interface ProcessedImage {
   ext: ImageExt;
   contentType: string;
-  /** What is stored: re-encoded without metadata (raster), or the checked SVG unchanged. */
+  /** What is stored: re-encoded without metadata (raster), or the checked SVG tree serialized again. */
   bytes: Buffer;
   /** The first 32 hex digits of the SHA-256 of `bytes`: the stored name. */
   hash: string;
@@ -164,18 +165,22 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
 }
 
 async function processSvg(input: Buffer): Promise<ProcessedImage> {
-  const problem = svgProblem(utf8(input)!);
-  if (problem)
+  const text = utf8(input)!;
+  // The text checks first, then the parsed tree against the allowlist; the checked tree is stored.
+  const tree = checkSvgTree(text);
+  const problem = svgProblem(text) ?? ('problem' in tree ? tree.problem : null);
+  if (problem || 'problem' in tree)
     throw new HttpError(400, `This SVG was refused because it contains ${problem}. Export it without scripts or external references.`);
+  const checked = Buffer.from(tree.svg, 'utf8');
   let width: number | null = null;
   let height: number | null = null;
   try {
     // Parsed once (librsvg) so a broken file is refused; its size is informative only.
-    const meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    const meta = await sharp(checked, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     width = meta.width ?? null;
     height = meta.height ?? null;
   } catch {
     throw unreadable();
   }
-  return { ext: 'svg', contentType: IMAGE_CONTENT_TYPES.svg, bytes: input, hash: hashOf(input), width, height, variants: [] };
+  return { ext: 'svg', contentType: IMAGE_CONTENT_TYPES.svg, bytes: checked, hash: hashOf(checked), width, height, variants: [] };
 }

@@ -1,0 +1,147 @@
+/**
+ * The second check of an uploaded SVG, after the text checks of `svgProblem` (image-files.ts): the
+ * document parsed by a namespace-aware XML parser (@xmldom/xmldom), every element and attribute
+ * held against an allowlist by namespace URI and local name. A prefix is only a name: an element
+ * is what its namespace says it is, so `<é:script xmlns:é="http://www.w3.org/1999/xhtml">` is an
+ * XHTML script whatever the text checks made of its prefix. What is stored is the checked tree,
+ * serialized again, so the bytes served are the bytes that were checked.
+ *
+ * Kept: static SVG (shapes, text, paint servers, clipping, masking, filters, `<style>`), with
+ * internal references only. Refused: anything else in the SVG namespace (script, foreignObject,
+ * image, animation, links), any element of another namespace, and attributes that are not SVG
+ * presentation, geometry or `data-`/`aria-` ones. Dropped: design tools' own metadata (Inkscape,
+ * Sodipodi, Illustrator, Sketch, RDF and Dublin Core elements and attributes) and comments.
+ */
+import { DOMParser, XMLSerializer, type Attr, type Element, type Node } from '@xmldom/xmldom';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const XLINK = 'http://www.w3.org/1999/xlink';
+const XML = 'http://www.w3.org/XML/1998/namespace';
+const XMLNS = 'http://www.w3.org/2000/xmlns/';
+
+/** Design tools' bookkeeping: inert, and dropped from what is stored. */
+const EDITOR_NAMESPACES = new Set([
+  'http://www.inkscape.org/namespaces/inkscape',
+  'http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd',
+  'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+  'http://creativecommons.org/ns#',
+  'http://web.resource.org/cc/',
+  'http://purl.org/dc/elements/1.1/',
+  'http://ns.adobe.com/AdobeIllustrator/10.0/',
+  'http://ns.adobe.com/AdobeSVGViewerExtensions/3.0/',
+  'http://ns.adobe.com/Extensibility/1.0/',
+  'http://ns.adobe.com/Graphs/1.0/',
+  'http://ns.adobe.com/SaveForWeb/1.0/',
+  'http://ns.adobe.com/Variables/1.0/',
+  'http://ns.adobe.com/ImageReplacement/1.0/',
+  'http://ns.adobe.com/Flows/1.0/',
+  'http://ns.adobe.com/xap/1.0/',
+  'http://www.bohemiancoding.com/sketch/ns',
+  'http://www.serif.com/',
+]);
+
+const SVG_ELEMENTS = new Set(
+  (
+    'svg g defs symbol use title desc metadata switch style path rect circle ellipse line polyline polygon text tspan textPath ' +
+    'linearGradient radialGradient stop pattern clipPath mask marker filter feBlend feColorMatrix feComponentTransfer ' +
+    'feComposite feConvolveMatrix feDiffuseLighting feDisplacementMap feDistantLight feDropShadow feFlood feFuncA feFuncB ' +
+    'feFuncG feFuncR feGaussianBlur feMerge feMergeNode feMorphology feOffset fePointLight feSpecularLighting feSpotLight ' +
+    'feTile feTurbulence'
+  ).split(' '),
+);
+
+/** Attributes without a namespace: geometry, structure, filters and presentation. */
+const SVG_ATTRIBUTES = new Set(
+  (
+    'id class style lang tabindex role focusable viewBox preserveAspectRatio version baseProfile x y x1 y1 x2 y2 cx cy r rx ry ' +
+    'fx fy fr width height d points pathLength transform gradientTransform gradientUnits patternTransform patternUnits ' +
+    'patternContentUnits spreadMethod offset clipPathUnits maskUnits maskContentUnits filterUnits primitiveUnits markerWidth ' +
+    'markerHeight markerUnits refX refY orient dx dy rotate textLength lengthAdjust startOffset method spacing side href in ' +
+    'in2 result stdDeviation edgeMode mode operator k1 k2 k3 k4 values type tableValues slope intercept amplitude exponent ' +
+    'scale xChannelSelector yChannelSelector baseFrequency numOctaves seed stitchTiles radius kernelMatrix order divisor bias ' +
+    'targetX targetY preserveAlpha surfaceScale diffuseConstant specularConstant specularExponent kernelUnitLength azimuth ' +
+    'elevation z pointsAtX pointsAtY pointsAtZ limitingConeAngle requiredFeatures requiredExtensions systemLanguage ' +
+    'enable-background media ' +
+    // Presentation attributes.
+    'alignment-baseline baseline-shift clip clip-path clip-rule color color-interpolation color-interpolation-filters ' +
+    'color-profile color-rendering direction display dominant-baseline fill fill-opacity fill-rule filter flood-color ' +
+    'flood-opacity font font-family font-size font-size-adjust font-stretch font-style font-variant font-weight ' +
+    'glyph-orientation-horizontal glyph-orientation-vertical image-rendering isolation kerning letter-spacing lighting-color ' +
+    'marker marker-start marker-mid marker-end mask mask-type mix-blend-mode opacity overflow paint-order pointer-events ' +
+    'shape-rendering solid-color solid-opacity stop-color stop-opacity stroke stroke-dasharray stroke-dashoffset ' +
+    'stroke-linecap stroke-linejoin stroke-miterlimit stroke-opacity stroke-width text-anchor text-decoration text-rendering ' +
+    'transform-origin unicode-bidi vector-effect visibility white-space word-spacing writing-mode'
+  ).split(' '),
+);
+
+const isInternal = (value: string) => value.trim().startsWith('#');
+
+export type SvgTreeResult = { problem: string } | { svg: string };
+
+/** The checked SVG to store, or why it is refused (completing "This SVG was refused because it contains …"). */
+export function checkSvgTree(text: string): SvgTreeResult {
+  const errors: string[] = [];
+  let doc: ReturnType<DOMParser['parseFromString']>;
+  try {
+    doc = new DOMParser({
+      onError: (level, message) => {
+        if (level !== 'warning') errors.push(message);
+      },
+    }).parseFromString(text, 'image/svg+xml');
+  } catch {
+    return { problem: 'markup that is not well-formed XML' };
+  }
+  const root = doc.documentElement;
+  if (errors.length > 0 || !root) return { problem: 'markup that is not well-formed XML' };
+  if (root.namespaceURI !== SVG || root.localName !== 'svg')
+    return { problem: `a <${root.nodeName}> root element outside the SVG namespace` };
+  const problem = checkElement(root);
+  if (problem) return { problem };
+  for (let n = doc.firstChild; n;) {
+    const next = n.nextSibling;
+    if (n.nodeType === n.COMMENT_NODE) doc.removeChild(n);
+    n = next;
+  }
+  return { svg: new XMLSerializer().serializeToString(doc) };
+}
+
+function checkElement(el: Element): string | null {
+  for (const attr of Array.from(el.attributes) as Attr[]) {
+    const problem = checkAttribute(el, attr);
+    if (problem) return problem;
+  }
+  for (let n: Node | null = el.firstChild; n;) {
+    const next = n.nextSibling;
+    if (n.nodeType === n.ELEMENT_NODE) {
+      const child = n as Element;
+      if (child.namespaceURI && EDITOR_NAMESPACES.has(child.namespaceURI)) el.removeChild(child);
+      else if (child.namespaceURI !== SVG || !SVG_ELEMENTS.has(child.localName ?? '')) return `a <${child.nodeName}> element`;
+      else {
+        const problem = checkElement(child);
+        if (problem) return problem;
+      }
+    } else if (n.nodeType === n.COMMENT_NODE || n.nodeType === n.PROCESSING_INSTRUCTION_NODE) {
+      el.removeChild(n);
+    }
+    n = next;
+  }
+  return null;
+}
+
+function checkAttribute(el: Element, attr: Attr): string | null {
+  const ns = attr.namespaceURI;
+  const name = attr.localName ?? attr.name;
+  if (ns === XMLNS || (ns === null && attr.name === 'xmlns')) return null;
+  if (ns && EDITOR_NAMESPACES.has(ns)) {
+    el.removeAttributeNode(attr);
+    return null;
+  }
+  if (ns === XML && (name === 'space' || name === 'lang')) return null;
+  if (ns === XLINK && name === 'href') return isInternal(attr.value) ? null : 'an external reference';
+  if (ns === null || ns === '') {
+    if (name === 'href') return isInternal(attr.value) ? null : 'an external reference';
+    if (/^on/i.test(name)) return 'an event handler attribute (on…)';
+    if (SVG_ATTRIBUTES.has(name) || /^(?:data|aria)-[a-z0-9_.-]+$/i.test(name)) return null;
+  }
+  return `an attribute ${attr.name} that an image does not need`;
+}
