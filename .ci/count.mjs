@@ -1,13 +1,24 @@
 // Sums the JSON reports of every vitest and Playwright run in a directory; with --list, prints
-// instead the name of every test that failed (with its report), one a line.
+// instead the name of every test that failed (with its report), one a line; with --attacks, the
+// attack cases (a title, or a title it is under, tagged [SECURITY]) of each run, passed and failed.
 import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = process.argv[2];
 const list = process.argv.includes('--list');
+const attacks = process.argv.includes('--attacks');
 let passed = 0;
 let failed = 0;
 const names = [];
+/** Attack cases by run (the report's prefix, such as `pglite-`): { passed, failed }. */
+const attackTally = new Map();
+function countAttack(report, title, ok) {
+  if (!title.includes('[SECURITY]')) return;
+  const run = report.replace(/(vitest|playwright).*$/, '').replace(/-$/, '') || 'run';
+  const t = attackTally.get(run) ?? { passed: 0, failed: 0 };
+  t[ok ? 'passed' : 'failed'] += 1;
+  attackTally.set(run, t);
+}
 
 /** Every Playwright test in a suite tree, with its title path. */
 function* playwrightTests(suite, titles = []) {
@@ -29,6 +40,7 @@ for (const name of fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []) {
     for (const suite of data.suites ?? []) {
       for (const { title, test } of playwrightTests(suite)) {
         if (test.status === 'unexpected') names.push(`${name}: ${title}`);
+        if (test.status !== 'skipped') countAttack(name, title, test.status === 'expected' || test.status === 'flaky');
       }
     }
     for (const error of data.errors ?? []) names.push(`${name}: ${String(error.message ?? '').split('\n')[0]}`);
@@ -36,6 +48,9 @@ for (const name of fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []) {
     passed += data.numPassedTests ?? 0;
     failed += (data.numFailedTests ?? 0) + (data.numRuntimeErrorTestSuites ?? 0);
     for (const file of data.testResults ?? []) {
+      for (const t of file.assertionResults ?? []) {
+        if (t.status === 'passed' || t.status === 'failed') countAttack(name, t.fullName ?? '', t.status === 'passed');
+      }
       const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
       for (const t of failedTests) names.push(`${name}: ${path.relative(process.cwd(), file.name)} › ${t.fullName}`);
       if (file.status === 'failed' && failedTests.length === 0) {
@@ -44,7 +59,9 @@ for (const name of fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []) {
     }
   }
 }
-if (list) {
+if (attacks) {
+  for (const [run, t] of attackTally) console.log(`attack cases (${run}): ${t.passed} passed, ${t.failed} failed`);
+} else if (list) {
   if (names.length > 0) console.log(`Failed:\n${names.map((n) => `  ${n}`).join('\n')}`);
 } else {
   console.log(JSON.stringify({ passed, failed }));

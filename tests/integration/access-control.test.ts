@@ -131,7 +131,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('access control on every endpoint', { timeout: 120_000 }, () => {
+describe('[SECURITY] access control on every endpoint', { timeout: 120_000 }, () => {
   it('[AUTH][WALK]: finds every endpoint file and at least one exported method in each', () => {
     expect(routes.length).toBeGreaterThanOrEqual(20);
     for (const r of routes) expect(r.methods, `${r.file} exports no HTTP method the walk recognises`).not.toHaveLength(0);

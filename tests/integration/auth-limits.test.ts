@@ -18,7 +18,7 @@ afterAll(async () => {
 
 const nextMinute = () => advanceClock(61_000);
 
-describe('brute-force limits', { timeout: 120_000 }, () => {
+describe('[SECURITY] brute-force limits', { timeout: 120_000 }, () => {
   it('[AUTH][RATE]: the sixth failed sign-in from one address within a minute gets 429 with Retry-After', async () => {
     nextMinute();
     for (let i = 0; i < 5; i++) expect((await passwordStep(server, `ghost-${i}`, 'wrong-password')).res.status).toBe(401);

@@ -98,7 +98,7 @@ function endlessBody(pathname: string, deadlineMs: number): Promise<{ head: stri
 
 const submissions = async () => (await server.db.select({ n: count() }).from(contactSubmissions))[0]!.n;
 
-describe('request body limits', { timeout: 120_000 }, () => {
+describe('[SECURITY] request body limits', { timeout: 120_000 }, () => {
   it('[SECURITY][BODY]: a declared Content-Length over the limit gets 413 before anything is read', async () => {
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const req = http.request(new URL('/api/contact', server.url), {

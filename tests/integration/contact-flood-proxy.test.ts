@@ -43,7 +43,7 @@ const rowOf = async (answer: { body: string }) =>
   )[0]!;
 const submissions = async (where: SQL | undefined) => (await s.db.select({ n: count() }).from(contactSubmissions).where(where))[0]!.n;
 
-describe('[LEADS][FLOOD] limits per forwarded client address and IPv6 /64', { timeout: 120_000 }, () => {
+describe('[SECURITY][LEADS][FLOOD] limits per forwarded client address and IPv6 /64', { timeout: 120_000 }, () => {
   it('two addresses in one /64 share an allowance; another /64 does not', async () => {
     const allowance = CONTACT_FLOOD.allowancePerHour;
     const first = await inParallel(

@@ -25,7 +25,7 @@ function raw(head: string): Promise<{ status: number; text: string }> {
   });
 }
 
-describe('odd request targets', () => {
+describe('[SECURITY] odd request targets', () => {
   it.each([
     ['GET //about HTTP/1.1', 404],
     ['GET //api/user HTTP/1.1', 404],

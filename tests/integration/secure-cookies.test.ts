@@ -15,7 +15,7 @@ afterAll(async () => {
 
 const https = () => ({ 'x-forwarded-proto': 'https', origin: server.url.replace('http:', 'https:') });
 
-describe('session cookies behind a TLS proxy', { timeout: 60_000 }, () => {
+describe('[SECURITY] session cookies behind a TLS proxy', { timeout: 60_000 }, () => {
   it('an https sign-in sets a Secure __Host- session cookie with Path=/ and no Domain, and it authenticates later https calls', async () => {
     const res = await server.request('/api/login', {
       method: 'POST',

@@ -50,7 +50,7 @@ function raw(base: string, target: string, method = 'GET', headers: Record<strin
   });
 }
 
-describe('GET /uploads/<key>', () => {
+describe('[SECURITY] GET /uploads/<key>', () => {
   const serveRoot = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'uploads-serve-')), 'uploads');
   const SECRET = 'outside-the-uploads-directory';
   const png = `images/${'a'.repeat(32)}.png`;

@@ -40,7 +40,7 @@ describe('sniffImage', () => {
   });
 });
 
-describe('svgProblem', () => {
+describe('[SECURITY][SVG] svgProblem', () => {
   it('accepts what design tools export: metadata, namespaces, gradients, internal references', () => {
     expect(svgProblem(INKSCAPE)).toBeNull();
   });
@@ -72,7 +72,7 @@ async function uploaded(svg: string): Promise<{ stored: string } | { refused: st
   }
 }
 
-describe('SVG checked as a parsed tree (namespaces, an allowlist), stored as checked', () => {
+describe('[SECURITY][SVG] SVG checked as a parsed tree (namespaces, an allowlist), stored as checked', () => {
   it.each([
     [
       'an XHTML script behind a non-ASCII prefix',

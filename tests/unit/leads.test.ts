@@ -33,7 +33,7 @@ describe('[LEADS] promised reply time', () => {
   });
 });
 
-describe('[LEADS] CSV cells', () => {
+describe('[SECURITY][LEADS] CSV cells', () => {
   it.each([
     ['=1+2', `"'=1+2"`],
     ['+1', `"'+1"`],
