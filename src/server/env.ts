@@ -5,6 +5,16 @@ const bool = z
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
+/** An https address, or http on this machine only (a provider stand-in in tests). */
+const providerUrl = (fallback: string) =>
+  z
+    .url()
+    .refine((u) => {
+      const { protocol, hostname } = new URL(u);
+      return protocol === 'https:' || (protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(hostname));
+    }, 'must be https (http only for localhost or 127.0.0.1)')
+    .default(fallback);
+
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   /** Postgres connection string; unset means embedded PGlite in DATA_DIR/pglite. */
@@ -36,9 +46,13 @@ const envSchema = z.object({
   BLOB_READ_WRITE_TOKEN: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** Google's OpenID Connect discovery document: its endpoints, issuer and signing keys. */
+  GOOGLE_DISCOVERY_URL: providerUrl('https://accounts.google.com/.well-known/openid-configuration'),
   MICROSOFT_CLIENT_ID: z.string().optional(),
   MICROSOFT_CLIENT_SECRET: z.string().optional(),
   MICROSOFT_TENANT_ID: z.string().optional(),
+  /** Microsoft's sign-in authority: {authority}/{tenant}/oauth2/v2.0/… and the issuer {authority}/{tenant}/v2.0. */
+  MICROSOFT_AUTHORITY: providerUrl('https://login.microsoftonline.com'),
   /**
    * Answer visitors' reads of the public endpoints from memory until the content changes
    * (src/server/web/public-api-cache.ts); `false` sends each through Astro and the database. Off

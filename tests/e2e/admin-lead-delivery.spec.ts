@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { request as playwrightRequest, type Browser, type BrowserContext } from '@playwright/test';
 import { SmtpSink } from '../integration/helpers/smtp';
 import { axeViolations } from './axe';
 import { ADMIN, expect, test } from './fixtures';
+import { startOwnServer, type OwnServer } from './helpers/own-server';
 import { e2ePort } from './servers';
 
 /*
@@ -20,7 +20,7 @@ const URL = `http://localhost:${e2ePort(SLOT)}`;
 const REAL = 'sales@harbor-federal.com';
 const WARNING = /^New inquiries are not e-mailed to anyone: /;
 
-let server: ChildProcess | undefined;
+let server: OwnServer | undefined;
 let sink: SmtpSink;
 let context: BrowserContext;
 
@@ -36,26 +36,13 @@ async function signedIn(browser: Browser): Promise<BrowserContext> {
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(240_000);
   sink = await SmtpSink.start();
-  server = spawn(process.execPath, ['--import', 'tsx', 'tests/e2e/serve.ts', String(SLOT)], {
-    env: { ...process.env, SITE_URL: URL, CONTACT_NOTIFY_TO: '', SMTP_URL: sink.url },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await expect
-    .poll(async () => (await fetch(`${URL}/api/content/header/active`).catch(() => undefined))?.status, {
-      timeout: 200_000,
-      intervals: [1000],
-    })
-    .toBe(200);
+  server = await startOwnServer(SLOT, { CONTACT_NOTIFY_TO: '', SMTP_URL: sink.url });
   context = await signedIn(browser);
 });
 
 test.afterAll(async () => {
   await context?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   await sink?.stop();
 });
 

@@ -16,6 +16,16 @@ interface LoginAnswer {
   requires2FA: boolean;
 }
 
+/**
+ * Why a sign-in that left this page came back refused (`/auth?error=…`): a locked account, or a
+ * provider sign-in (Google, Microsoft) that found no account or could not be completed.
+ */
+function signInError(code: string): string {
+  if (code === 'locked') return 'Too many failed sign-in attempts. The account is locked for 10 minutes.';
+  if (code === 'signup_disabled') return 'No account here uses that e-mail address. Ask an administrator to create one.';
+  return 'The sign-in with the provider could not be completed. Please try again.';
+}
+
 /** The header's non-secret hint: ask the server only when a session may exist. */
 function mayBeSignedIn(): boolean {
   return /(?:^|; )signed_in=1/.test(document.cookie);
@@ -37,13 +47,11 @@ function SignIn() {
       setUsername(params.get('username')!);
       setStep('code');
     }
-    if (params.get('error') === 'locked') {
-      setFailure('Too many failed sign-in attempts. The account is locked for 10 minutes.');
-      toast({
-        variant: 'destructive',
-        title: 'Login failed',
-        description: 'Too many failed sign-in attempts. The account is locked for 10 minutes.',
-      });
+    const error = params.get('error');
+    if (error) {
+      const message = signInError(error);
+      setFailure(message);
+      toast({ variant: 'destructive', title: 'Login failed', description: message });
     }
     if (mayBeSignedIn()) {
       api.get('/api/user').then(

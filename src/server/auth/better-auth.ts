@@ -10,6 +10,7 @@ import { accounts, sessions, users, verifications } from '../db/schema';
 import { env } from '../env';
 import { hashPassword, verifyPassword } from './password';
 import { COOKIE_PREFIX } from './cookies';
+import { linkingProviders, providerPlugins } from './providers';
 import { authSecret } from './secret';
 
 /** Sessions end after 30 minutes idle (SESSION_IDLE_SECONDS) and 12 hours at most. */
@@ -93,23 +94,18 @@ function createAuth(db: Db, secure: boolean) {
       additionalFields: { lastActiveAt: { type: 'date', input: false, required: false } },
     },
     account: {
-      accountLinking: { enabled: true, trustedProviders: ['google', 'microsoft'] },
+      accountLinking: {
+        enabled: true,
+        trustedProviders: linkingProviders(e),
+        // No address here is verified by mail: with registration closed an administrator made each
+        // account for its address, so a provider vouching for that address may sign into it; with
+        // registration open anyone could have claimed an address first, so no provider links.
+        requireLocalEmailVerified: e.ALLOW_REGISTRATION,
+      },
     },
-    socialProviders: {
-      ...(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
-        ? { google: { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, disableImplicitSignUp: !e.ALLOW_REGISTRATION } }
-        : {}),
-      ...(e.MICROSOFT_CLIENT_ID && e.MICROSOFT_CLIENT_SECRET
-        ? {
-            microsoft: {
-              clientId: e.MICROSOFT_CLIENT_ID,
-              clientSecret: e.MICROSOFT_CLIENT_SECRET,
-              tenantId: e.MICROSOFT_TENANT_ID ?? 'common',
-              disableImplicitSignUp: !e.ALLOW_REGISTRATION,
-            },
-          }
-        : {}),
-    },
+    // Google and Microsoft come as plugins (./providers.ts): each verifies the ID token it gets.
+    // A refused provider sign-in comes back to the sign-in page, which says why (?error=…).
+    onAPIError: { errorURL: '/auth' },
     // better-auth's limiter only guards its own router (auth.api.* calls bypass it); ours lives in the database.
     rateLimit: { enabled: false },
     advanced: {
@@ -118,7 +114,7 @@ function createAuth(db: Db, secure: boolean) {
       useSecureCookies: false,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/', secure },
     },
-    plugins: [username({ minUsernameLength: LIMITS.loginMin, maxUsernameLength: 64 }), sessionIssuer()],
+    plugins: [username({ minUsernameLength: LIMITS.loginMin, maxUsernameLength: 64 }), sessionIssuer(), ...providerPlugins(e)],
   });
 }
 
