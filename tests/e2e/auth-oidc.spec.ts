@@ -127,7 +127,7 @@ for (const provider of ['google', 'microsoft'] as const) {
   });
 }
 
-test('[AUTH][OIDC]: an e-mail address no account uses is refused with a clear message', async ({ browser }) => {
+test('[SECURITY][AUTH][OIDC]: an e-mail address no account uses is refused with a clear message', async ({ browser }) => {
   const { context, page } = await fresh(browser);
   // tests/integration/auth-oidc.test.ts reads the database: no account was made.
   await toProvider(page, 'google');
@@ -136,7 +136,7 @@ test('[AUTH][OIDC]: an e-mail address no account uses is refused with a clear me
   await context.close();
 });
 
-test('[AUTH][OIDC]: a tampered state is refused before the code is redeemed; the untampered answer signs in, and cannot be replayed', async ({
+test('[SECURITY][AUTH][OIDC]: a tampered state is refused before the code is redeemed; the untampered answer signs in, and cannot be replayed', async ({
   browser,
 }) => {
   const { context, page } = await fresh(browser);
@@ -170,7 +170,9 @@ test('[AUTH][OIDC]: a tampered state is refused before the code is redeemed; the
   await context.close();
 });
 
-test('[AUTH][OIDC]: an answer naming another issuer (RFC 9207 iss) is refused before the code is redeemed', async ({ browser }) => {
+test('[SECURITY][AUTH][OIDC]: an answer naming another issuer (RFC 9207 iss) is refused before the code is redeemed', async ({
+  browser,
+}) => {
   const { context, page } = await fresh(browser);
   await toProvider(page, 'google');
   const callback = await heldCallback(page, ADMIN_EMAIL);
@@ -184,7 +186,9 @@ test('[AUTH][OIDC]: an answer naming another issuer (RFC 9207 iss) is refused be
   await context.close();
 });
 
-test('[AUTH][OIDC]: a nonce changed on its way to the provider is refused, though the provider issued the tokens', async ({ browser }) => {
+test('[SECURITY][AUTH][OIDC]: a nonce changed on its way to the provider is refused, though the provider issued the tokens', async ({
+  browser,
+}) => {
   const { context, page } = await fresh(browser);
   const tampered = crypto.randomBytes(24).toString('base64url');
   // The sign-in starts here as the button would (its state cookie goes to this browser); the way
@@ -206,7 +210,7 @@ test('[AUTH][OIDC]: a nonce changed on its way to the provider is refused, thoug
   await context.close();
 });
 
-test('[AUTH][OIDC]: an ID token signed with the provider key but naming another issuer is refused', async ({ browser }) => {
+test('[SECURITY][AUTH][OIDC]: an ID token signed with the provider key but naming another issuer is refused', async ({ browser }) => {
   const { context, page } = await fresh(browser);
   const cases = [
     { provider: 'google', claims: { iss: `${providers.url}/elsewhere` } },
@@ -238,7 +242,7 @@ test('[AUTH][OIDC]: an ID token signed with the provider key but naming another 
   await context.close();
 });
 
-test('[AUTH][OIDC]: an account with two factors still asks for its code after the provider sign-in', async ({ browser }) => {
+test('[SECURITY][AUTH][OIDC]: an account with two factors still asks for its code after the provider sign-in', async ({ browser }) => {
   const { context, page } = await fresh(browser);
   const headers = { origin: URL_ };
   expect((await page.request.post('/api/login', { data: { username: ADMIN.username, password: ADMIN.password }, headers })).status()).toBe(

@@ -75,7 +75,7 @@ describe('provider sign-in with registration closed', { timeout: 60_000 }, () =>
   }, 180_000);
   afterAll(() => server?.close());
 
-  it('[AUTH][OIDC]: an address no account uses is refused and no account is made', async () => {
+  it('[SECURITY][AUTH][OIDC]: an address no account uses is refused and no account is made', async () => {
     for (const provider of ['google', 'microsoft'] as const) {
       const res = await providerSignIn(server, provider, 'stranger@example.com');
       expect(res.status).toBe(302);
