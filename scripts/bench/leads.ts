@@ -20,7 +20,7 @@ import { openDatabase, type DbHandle } from '../../src/server/db/client';
 import { contactResponses, contactSubmissions } from '../../src/server/db/schema';
 import { submissionsWhere } from '../../src/server/services/contact-submissions';
 import { pacedInChild } from './paced-client';
-import { adminHeaders, benchServerEnv, median, p99, sleep, startServer, treeRssMb } from './shared';
+import { adminHeaders, benchServerEnv, median, p99, printByDatabase, sleep, startServer, treeRssMb } from './shared';
 
 const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-admin-password' };
 const ROWS = Number(process.env.BENCH_LEADS_ROWS ?? 100_000);
@@ -319,12 +319,6 @@ function printTable(results: LeadsBenchResult[]): void {
     [`GET / p99, inbox polled 1/s (goal ≤ 20 ms)`, (r) => `${r.visitor.whilePolledP99Ms} ms ${mark(r.visitor.whilePolledP99Ms <= 20)}`],
     ['server errors', (r) => String(r.visitor.serverErrors)],
   ];
-  const header = ['', ...results.map((r) => r.database)];
-  const table = [header, ...rows.map(([label, f]) => [label, ...results.map(f)])];
-  const widths = header.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
-  const line = (row: string[]) => console.log(`| ${row.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`);
-  line(table[0]!);
-  line(widths.map((w) => '-'.repeat(w)));
-  for (const row of table.slice(1)) line(row);
+  printByDatabase(results, rows);
   for (const r of results) for (const [name, plan] of Object.entries(r.plans)) console.log(`${r.database} plan, ${name}: ${plan}`);
 }

@@ -10,14 +10,21 @@ import postgres from 'postgres';
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 /**
- * The node arguments of `npm start` (package.json), so that a benchmark measures the server as it
- * really runs, V8 flags included: `node <args…>` becomes `[process.execPath, [args…]]`.
+ * The command of `npm start` (package.json), so that a benchmark measures the server as it really
+ * runs, V8 flags and environment settings included: `VAR=value node <args…>` becomes
+ * `[process.execPath, [args…], { VAR: 'value' }]`.
  */
-export function startCommand(root = process.cwd()): [string, string[]] {
+export function startCommand(root = process.cwd()): [string, string[], Record<string, string>] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const [bin, ...args] = pkg.scripts.start.split(/\s+/);
+  const words = pkg.scripts.start.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^\w+=/.test(words[0]!)) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
+  const [bin, ...args] = words;
   if (bin !== 'node') throw new Error(`npm start must run node directly, not ${bin}`);
-  return [process.execPath, args.map((a) => (/\.(ts|mjs)$/.test(a) ? path.join(root, a) : a))];
+  return [process.execPath, args.map((a) => (/\.(ts|mjs)$/.test(a) ? path.join(root, a) : a)), env];
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -75,7 +82,7 @@ function freePort(): Promise<number> {
 }
 
 /** VmRSS (resident memory) of a process, in kB. */
-function rssKb(pid: number): number {
+export function rssKb(pid: number): number {
   try {
     return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   } catch {
@@ -104,10 +111,10 @@ export function treeRssMb(pid: number): number {
 /**
  * The environment of a benchmark's own server: a free port, fresh data (`.<name>-data`,
  * `.releases-<name>`, or a fresh `<db>_<name>` database with DATABASE_URL) and a known first
- * admin. `cleanUp` removes the directories again.
+ * admin (`fixedPort`: that port instead). `cleanUp` removes the directories again.
  */
-export async function benchServerEnv(name: string, admin: { username: string; email: string; password: string }) {
-  const port = await freePort();
+export async function benchServerEnv(name: string, admin: { username: string; email: string; password: string }, fixedPort?: number) {
+  const port = fixedPort ?? (await freePort());
   let databaseUrl = process.env.DATABASE_URL || undefined;
   if (databaseUrl) {
     const url = new URL(databaseUrl);
@@ -150,9 +157,9 @@ export async function startServer(
   env: NodeJS.ProcessEnv,
   onLog: (entry: Record<string, unknown>) => void = () => {},
 ): Promise<{ child: ChildProcess; ms: number }> {
-  const [node, args] = startCommand();
+  const [node, args, startEnv] = startCommand();
   const started = performance.now();
-  const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, args, { env: { ...env, ...startEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   for (const stream of [child.stdout!, child.stderr!]) {
     let buf = '';
@@ -187,4 +194,15 @@ export async function adminHeaders(base: string, admin: { username: string; pass
     .map((c) => c.split(';')[0])
     .join('; ');
   return { cookie, origin: base, 'content-type': 'application/json' };
+}
+
+/** A Markdown table with a column per result (named by its database) and a row per `rows` entry. */
+export function printByDatabase<R extends { database: string }>(results: R[], rows: [string, (r: R) => string][]): void {
+  const header = ['', ...results.map((r) => r.database)];
+  const table = [header, ...rows.map(([label, f]) => [label, ...results.map(f)])];
+  const widths = header.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+  const line = (row: string[]) => console.log(`| ${row.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`);
+  line(table[0]!);
+  line(widths.map((w) => '-'.repeat(w)));
+  for (const row of table.slice(1)) line(row);
 }

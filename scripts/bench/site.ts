@@ -94,8 +94,9 @@ async function startServer(): Promise<{ child: ChildProcess; releases: string }>
     NODE_ENV: 'production',
   };
   delete env.DATABASE_URL; // always its own embedded database, never a shared one
-  const [cmd, args] = pin(0, ...startCommand(ROOT));
-  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const [node, nodeArgs, startEnv] = startCommand(ROOT);
+  const [cmd, args] = pin(0, node, nodeArgs);
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...env, ...startEnv }, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitFor(`${BASE}/api/content/header/active`);
   return { child, releases };
 }

@@ -3,10 +3,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServer } from '#server/web/app-server.ts';
 import { startAdminContext } from './helpers/admin';
-import { CLEAN_SVG, imageUploadSuite, solid } from './helpers/images';
+import { CLEAN_SVG, imageUploadSuite, solid, upload, uploadForm } from './helpers/images';
 import { bundleApi, resetEnvCache } from '../helpers/bundle';
 
 const { resetStorage } = bundleApi;
@@ -17,7 +18,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'images-local-'));
 const root = path.join(dataDir, 'uploads');
 
 describe('local storage', () => {
-  imageUploadSuite({
+  const context = imageUploadSuite({
     driver: 'local',
     async start() {
       process.env.DATA_DIR = dataDir;
@@ -33,6 +34,27 @@ describe('local storage', () => {
       return { bytes: Buffer.from(await res.arrayBuffer()), type: res.headers.get('content-type'), headers: res.headers };
     },
     imagesBase: () => '/uploads/images/',
+  });
+
+  it('processes uploads one image at a time: three sent at once never overlap in sharp', async () => {
+    const ctx = context();
+    // 2-megapixel JPEGs: each keeps sharp busy long enough (decode, encode, variants) that
+    // uploads processed side by side would overlap on the thread pool.
+    const images = await Promise.all(
+      ['#2a7f62', '#7f2a62', '#627f2a'].map((background) =>
+        sharp({ create: { width: 1600, height: 1200, channels: 3, background } })
+          .jpeg()
+          .toBuffer(),
+      ),
+    );
+    // sharp's own count of the images it is working on at this moment (its tasks on libuv's pool).
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, sharp.counters().process)), 1);
+    const answers = await Promise.all(images.map((bytes, i) => upload(ctx.s, ctx.admin, uploadForm([{ bytes, name: `grain-${i}.jpg` }]))));
+    clearInterval(sampler);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    // 1, not 0: the sampler did see the work, one image at a time.
+    expect(most).toBe(1);
   });
 });
 

@@ -9,7 +9,7 @@ import { contentBlocks, emailTemplates, headerContent, insights, services, uploa
 import { HttpError } from '../http';
 import { storage } from '../storage/storage';
 import { recordAudit, type Actor } from './audit';
-import { processImage } from './image-files';
+import { oneImageAtATime, processImage } from './image-files';
 import { enforce } from './rate-limit';
 
 /** Uploads per administrator: each one decodes and encodes up to five images. */
@@ -40,12 +40,17 @@ export interface ImageUploadResult {
 /**
  * POST /api/upload/image (SPEC 2.16, 7): stores the image under a name made from its content,
  * with its WebP variants beside it, and records it. Uploading the same image again stores the same
- * bytes under the same name and updates its row.
+ * bytes under the same name and updates its row. `read` reads the request body: it is called when
+ * the upload's turn in the image queue comes (`oneImageAtATime`), and the bytes it gave are let go
+ * once they are processed, before the files are stored.
  */
-export async function uploadImage(db: Db, file: { bytes: Buffer; name: string }, actor: Actor): Promise<ImageUploadResult> {
+export async function uploadImage(db: Db, read: () => Promise<{ bytes: Buffer; name: string }>, actor: Actor): Promise<ImageUploadResult> {
   await enforce(db, `image-upload:${actor.id}`, UPLOADS_PER_WINDOW, UPLOAD_WINDOW_MS, undefined, now());
-  if (file.bytes.length > LIMITS.imageMaxBytes) throw new HttpError(413, IMAGE_MESSAGES.tooLarge);
-  const image = await processImage(file.bytes);
+  const { image, name } = await oneImageAtATime(async () => {
+    const file = await read();
+    if (file.bytes.length > LIMITS.imageMaxBytes) throw new HttpError(413, IMAGE_MESSAGES.tooLarge);
+    return { image: await processImage(file.bytes), name: file.name };
+  });
   const store = await storage();
   const key = `images/${image.hash}.${image.ext}`;
   // Variants first: once the original (and its row) exist, every variant it lists exists too.
@@ -58,7 +63,7 @@ export async function uploadImage(db: Db, file: { bytes: Buffer; name: string },
     storage: store.driver,
     key,
     url: stored.url,
-    originalName: displayName(file.name),
+    originalName: displayName(name),
     contentType: image.contentType,
     size: stored.size,
     width: image.width,

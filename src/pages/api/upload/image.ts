@@ -21,8 +21,8 @@ function withSuccessFlag(handle: (ctx: APIContext) => Promise<Response>) {
   });
 }
 
-/** The one file of the `image` field (SPEC 5: one file only, at most 5MB). */
-async function imageFile(request: Request): Promise<File> {
+/** The bytes and name of the one file of the `image` field (SPEC 5: one file only, at most 5MB). */
+async function imageFile(request: Request): Promise<{ bytes: Buffer; name: string }> {
   if (!/^multipart\/form-data\s*;/i.test(request.headers.get('content-type') ?? '')) {
     throw new HttpError(415, 'Send the image as multipart/form-data in the field "image"');
   }
@@ -40,13 +40,14 @@ async function imageFile(request: Request): Promise<File> {
   if (files.length > 1) throw new HttpError(400, 'Only one image can be uploaded at a time');
   if (image.size > LIMITS.imageMaxBytes) throw new HttpError(413, IMAGE_MESSAGES.tooLarge);
   if (image.size === 0) throw new HttpError(400, IMAGE_MESSAGES.invalidType);
-  return image;
+  // Only the bytes are kept: the parsed form and its File are let go here.
+  return { bytes: Buffer.from(await image.arrayBuffer()), name: image.name };
 }
 
 export const POST = withSuccessFlag(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const file = await imageFile(request);
-  const result = await uploadImage(await getDb(), { bytes: Buffer.from(await file.arrayBuffer()), name: file.name }, actor);
+  // The body is read when the upload's turn to be processed comes (one image at a time).
+  const result = await uploadImage(await getDb(), () => imageFile(request), actor);
   return json({ success: true, url: result.url, message: IMAGE_MESSAGES.uploaded, width: result.width, height: result.height });
 });
 
