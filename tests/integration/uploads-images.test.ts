@@ -36,7 +36,7 @@ describe('local storage', () => {
     imagesBase: () => '/uploads/images/',
   });
 
-  it('processes uploads one image at a time: three sent at once never overlap in sharp', async () => {
+  it('[SECURITY][IMAGES] processes uploads one image at a time: three sent at once never overlap in sharp', async () => {
     const ctx = context();
     // 2-megapixel JPEGs: each keeps sharp busy long enough (decode, encode, variants) that
     // uploads processed side by side would overlap on the thread pool.
