@@ -1,7 +1,8 @@
 /**
- * The first step of `npm test`: besides the npm packages, the suites need three Debian packages:
+ * The first step of `npm test`: besides the npm packages, the suites need four Debian packages:
  * Chromium (the end-to-end tests drive Debian's browser, never a downloaded one), nginx and openssl
- * (the reverse-proxy test puts the product behind nginx with a self-signed certificate). One that
+ * (the reverse-proxy test puts the product behind nginx with a self-signed certificate) and a Java
+ * runtime, default-jre-headless (the markup test runs the W3C Nu HTML Checker, vnu.jar). One that
  * is missing stops the run at once with the command that installs it, before the checks and the
  * build spend minutes.
  */
@@ -46,6 +47,7 @@ export function missingPackages(where: Partial<Where> = {}): string[] {
     chromium: executable(w.chromium),
     nginx: executable(w.nginx),
     openssl: onPath('openssl', w.path),
+    'default-jre-headless': onPath('java', w.path),
   };
   return Object.keys(found).filter((pkg) => !found[pkg]);
 }

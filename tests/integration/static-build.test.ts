@@ -7,12 +7,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
-import { setDbHandle } from '#server/db/client.ts';
-import { seed } from '#server/db/seed.ts';
+import type { SiteContent } from '#server/content/site-content.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
 import { expectedFiles } from '#server/content/routes.ts';
-import { openTestDatabase } from './helpers/db';
+import { seededContent } from './helpers/db';
 
 const RELEASES = `.releases-test-${process.pid}`;
 const STATIC_OUT = `.static-test-${process.pid}`;
@@ -57,15 +55,7 @@ const textOf = (html: string) =>
 
 beforeAll(async () => {
   process.env.RELEASES_DIR = RELEASES;
-  const handle = await openTestDatabase();
-  setDbHandle(handle);
-  try {
-    await seed(handle.db);
-    content = await snapshotContent(handle.db);
-  } finally {
-    setDbHandle(undefined);
-    await handle.close();
-  }
+  content = await seededContent();
   await fs.writeFile(SNAPSHOT, JSON.stringify(content));
   rendered = releaseClientDir((await buildRelease(content)).id);
   await buildStatic();

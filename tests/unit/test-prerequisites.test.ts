@@ -16,23 +16,27 @@ function dirWith(name: string, files: Record<string, number>): string {
 }
 
 describe('[OPS] what npm test needs besides npm packages', () => {
-  it('names all three, and the command that installs them, when nothing is there', () => {
+  it('names all four, and the command that installs them, when nothing is there', () => {
     const empty = dirWith('empty', {});
     const missing = missingPackages({ path: empty, chromium: path.join(empty, 'chromium'), nginx: path.join(empty, 'nginx') });
-    expect(missing).toEqual(['chromium', 'nginx', 'openssl']);
-    expect(missingMessage(missing)).toContain('apt-get install -y chromium nginx openssl');
+    expect(missing).toEqual(['chromium', 'nginx', 'openssl', 'default-jre-headless']);
+    expect(missingMessage(missing)).toContain('apt-get install -y chromium nginx openssl default-jre-headless');
   });
 
   it('finds executables where they are looked for; a file that is not executable does not count', () => {
-    const bin = dirWith('bin', { chromium: 0o755, nginx: 0o755, openssl: 0o755 });
+    const bin = dirWith('bin', { chromium: 0o755, nginx: 0o755, openssl: 0o755, java: 0o755 });
     const where = {
       path: `${dirWith('other', {})}${path.delimiter}${bin}`,
       chromium: path.join(bin, 'chromium'),
       nginx: path.join(bin, 'nginx'),
     };
     expect(missingPackages(where)).toEqual([]);
-    const plain = dirWith('plain', { openssl: 0o644, nginx: 0o644 });
-    expect(missingPackages({ ...where, path: plain, nginx: path.join(plain, 'nginx') })).toEqual(['nginx', 'openssl']);
+    const plain = dirWith('plain', { openssl: 0o644, nginx: 0o644, java: 0o644 });
+    expect(missingPackages({ ...where, path: plain, nginx: path.join(plain, 'nginx') })).toEqual([
+      'nginx',
+      'openssl',
+      'default-jre-headless',
+    ]);
   });
 
   it('npm test runs the check first: with no openssl on PATH it stops before the checks, exit 1, with the install command', () => {
@@ -44,6 +48,6 @@ describe('[OPS] what npm test needs besides npm packages', () => {
       encoding: 'utf8',
     });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/apt-get update && apt-get install -y chromium (nginx )?openssl\n/);
+    expect(run.stderr).toMatch(/apt-get update && apt-get install -y chromium (nginx )?openssl default-jre-headless\n/);
   });
 });

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { openDatabase, type DbHandle } from '#server/db/client.ts';
+import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
+import { openDatabase, setDbHandle, type DbHandle } from '#server/db/client.ts';
+import { seed } from '#server/db/seed.ts';
 
 /** Runs one statement on the Postgres server of `base` (its own short connection). */
 async function onServer(base: string, statement: string): Promise<void> {
@@ -42,4 +44,17 @@ export async function openTestDatabase(): Promise<DbHandle> {
       await database.drop();
     },
   };
+}
+
+/** The content a new site has: a test database seeded as a first start seeds it, snapshotted, closed again. */
+export async function seededContent(): Promise<SiteContent> {
+  const handle = await openTestDatabase();
+  setDbHandle(handle);
+  try {
+    await seed(handle.db);
+    return await snapshotContent(handle.db);
+  } finally {
+    setDbHandle(undefined);
+    await handle.close();
+  }
 }
