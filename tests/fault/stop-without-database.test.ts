@@ -49,8 +49,9 @@ describe.skipIf(!base)('[FAULT] a stop while the database is gone', () => {
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
-    // The start is over once it has said, after Ready, that nobody real is told of new inquiries (a fresh install).
-    const started = () => out.includes('New inquiries are not e-mailed to anyone:');
+    // The start is over once it has said that nobody real is told of new inquiries (a fresh install)
+    // and then Ready: the two lines may reach this process in separate reads.
+    const started = () => out.includes('New inquiries are not e-mailed to anyone:') && out.includes('Ready: ');
     for (const until = Date.now() + 150_000; !started() && Date.now() < until && child.exitCode === null;) {
       await new Promise((r) => setTimeout(r, 100));
     }
