@@ -42,6 +42,16 @@ async function runInPage(page: Page, include: string | undefined, options: RunOp
  */
 export async function axeViolations(page: Page, opts: { include?: string; wcag?: boolean; label?: string } = {}): Promise<string[]> {
   const options: RunOptions = { resultTypes: ['violations'], ...(opts.wcag ? { runOnly: { type: 'tag', values: WCAG_AA } } : {}) };
+  // Colours are judged once they have settled: a button still fading to its pressed colour
+  // (a CSS transition) would fail contrast for what no one reads. Endless animations are not awaited.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   let found: Found;
   if (page.frames().length === 1) {
     found = await runInPage(page, opts.include, options);
