@@ -43,14 +43,18 @@ async function runInPage(page: Page, include: string | undefined, options: RunOp
 export async function axeViolations(page: Page, opts: { include?: string; wcag?: boolean; label?: string } = {}): Promise<string[]> {
   const options: RunOptions = { resultTypes: ['violations'], ...(opts.wcag ? { runOnly: { type: 'tag', values: WCAG_AA } } : {}) };
   // Colours are judged once they have settled: a button still fading to its pressed colour
-  // (a CSS transition) would fail contrast for what no one reads. Endless animations are not awaited.
+  // (a CSS transition) would fail contrast for what no one reads. Endless animations are not
+  // awaited, and a paused one (which never finishes) is given up on after 2 s.
   await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((r) => setTimeout(r, 2000)),
+    ]),
   );
   let found: Found;
   if (page.frames().length === 1) {
