@@ -62,7 +62,7 @@ test('[ADMIN][REPLIES]: the Respond dialog shows the e-mail as it will be sent; 
 
     // The preview is the whole e-mail: subject, the text (greeting once), the company's signature, the quoted inquiry.
     await expect(dialog.getByText(`Subject: Re: Your inquiry to ${context.siteName}`)).toBeVisible();
-    // Scrolled to, as a reader would: Chromium may leave a sandboxed frame below the fold unrendered.
+    // Scrolled to, as a reader would.
     await dialog.locator('iframe[title="Reply preview"]').scrollIntoViewIfNeeded();
     const html = dialog.frameLocator('iframe[title="Reply preview"]');
     await expect(html.getByText(`Dear ${name},`)).toBeVisible();

@@ -1,11 +1,16 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import type { RenderedMail } from '#shared/email/render.ts';
 
 /**
  * An e-mail as it will be sent: its subject, then the HTML part in a sandboxed frame (no scripts,
- * forms or navigation) or the plain-text part. The caller renders it with the code the server
- * sends with.
+ * forms, popups or navigation of the page) or the plain-text part. The caller renders it with the
+ * code the server sends with.
+ *
+ * The frame keeps one document and this component writes each new version into it, rather than
+ * loading a new `srcdoc` per keystroke: a reload per keystroke flashes, and a frame of an opaque
+ * origin lives in a process of its own that, on a busy machine, was seen to stay blank. Without
+ * `allow-scripts` the same origin gives the e-mail nothing: nothing in it can run.
  */
 export function MailPreview({
   mail,
@@ -17,6 +22,14 @@ export function MailPreview({
   heightClass?: string;
 }) {
   const [view, setView] = useState<'html' | 'text'>('html');
+  const frame = useRef<HTMLIFrameElement>(null);
+  useEffect(() => {
+    const doc = frame.current?.contentDocument;
+    if (!doc) return;
+    doc.open();
+    doc.write(mail.html);
+    doc.close();
+  }, [mail.html, view]);
   return (
     <section aria-label="Preview" className="min-w-0">
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
@@ -44,7 +57,12 @@ export function MailPreview({
         Subject: <span className="text-ink">{mail.subject}</span>
       </p>
       {view === 'html' ? (
-        <iframe title={title} sandbox="" srcDoc={mail.html} className={`${heightClass} w-full rounded-md border border-line bg-white`} />
+        <iframe
+          ref={frame}
+          title={title}
+          sandbox="allow-same-origin"
+          className={`${heightClass} w-full rounded-md border border-line bg-white`}
+        />
       ) : (
         <pre className={`${heightClass} overflow-auto rounded-md border border-line bg-surface p-3 text-sm whitespace-pre-wrap`}>
           {mail.text}
