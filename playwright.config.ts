@@ -32,10 +32,16 @@ export default defineConfig({
   reporter: process.env.TEST_REPORT_DIR
     ? [['list'], ['json', { outputFile: `${process.env.TEST_REPORT_DIR}/${process.env.TEST_REPORT_PREFIX ?? ''}playwright.json` }]]
     : [['list']],
-  // A failed test keeps its trace (each action's DOM snapshot, network, console) and a screenshot.
-  // The trace's own screenshots are off: recording them makes Chromium paint and encode frames
-  // all along, which costs every test several times the browser's CPU on a two-core machine.
-  use: { baseURL, trace: { mode: 'retain-on-failure', screenshots: false }, screenshot: 'only-on-failure' },
+  // A failed test keeps a screenshot and, unless E2E_TRACE=off, its trace (each action's DOM
+  // snapshot, network, console). Recording a trace costs every test about a quarter more browser
+  // and worker CPU, so CI (whose traces nobody opens) turns it off. The trace's own screenshots
+  // are always off: recording them makes Chromium paint and encode frames all along, several
+  // times the browser's CPU on a two-core machine.
+  use: {
+    baseURL,
+    trace: { mode: process.env.E2E_TRACE === 'off' ? 'off' : 'retain-on-failure', screenshots: false },
+    screenshot: 'only-on-failure',
+  },
   projects: [
     // Runs before the other specs (a dependency of theirs), on servers nothing has edited yet.
     {
