@@ -33,9 +33,14 @@ export function pageFile(urlPath: string): string {
   return /\.(xml|txt)$/.test(urlPath) ? urlPath : `${urlPath}.html`;
 }
 
-/** Published insights that get a page ('404' is the section's not-found page). */
-export function publishedInsights(content: SiteContent): SiteContent['insights'] {
-  return content.insights.filter((i) => i.isPublished && i.slug !== '404');
+type Insight = SiteContent['insights'][number];
+
+/** Whether an insight gets a page ('404' is the section's not-found page). */
+export const hasPage = (i: Insight): boolean => i.isPublished && i.slug !== '404';
+
+/** Published insights that get a page. */
+export function publishedInsights(content: SiteContent): Insight[] {
+  return content.insights.filter(hasPage);
 }
 
 /** Every public URL path of a release built from this content (the sitemap's list). */

@@ -88,7 +88,10 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
   const snapshotFile = path.join(releasesDir(), `${id}.content.json`);
   await fs.writeFile(snapshotFile, JSON.stringify(content));
   try {
-    await (opts.builder ?? renderBuilder())(dir, snapshotFile);
+    // The live release's pages can be kept where nothing they read changed, if the same code made them.
+    const previousDir =
+      opts.previous && opts.previous.codeVersion === (await codeVersion()) ? path.join(releasesDir(), opts.previous.id) : undefined;
+    await (opts.builder ?? renderBuilder())(dir, snapshotFile, previousDir);
     const astroMs = Date.now() - started;
     const client = path.join(dir, 'client');
     const missing: string[] = [];

@@ -6,6 +6,8 @@ import { currentSiteUrl } from '../env';
 import { projectRoot } from '../paths';
 import type { RenderPage } from '../content/site-content';
 import { pageFile, releasePaths } from '../content/routes';
+import { readsChanged, recordReads, type Read } from '../content/reads';
+import { log } from '../log';
 
 /*
  * Render on publish: the server bundle (dist/server) already holds Astro's renderer and every
@@ -42,29 +44,84 @@ async function linkTree(from: string, to: string): Promise<void> {
   }
 }
 
-/** Makes the static pages of the snapshot file in `outDir/client` (`renderBuilder` renders them with the server bundle). */
-export type Builder = (outDir: string, snapshotFile: string) => Promise<void>;
+/**
+ * Makes the static pages of the snapshot file in `outDir/client` (`renderBuilder` renders them with
+ * the server bundle). `previousDir`, the live release's directory when it was built by the same
+ * code, lets it keep the pages a change does not touch.
+ */
+export type Builder = (outDir: string, snapshotFile: string, previousDir?: string) => Promise<void>;
 
 /** The not-found pages answer 404 by design; every other route must answer 200. */
 const expectedStatus = (urlPath: string) => (urlPath.endsWith('/404') ? 404 : 200);
 
+/**
+ * Beside a release's `client/` (so not served): the content it was rendered from, the site URL,
+ * and what each page read of the content. The next publish renders a page again only if one of
+ * those reads now gives something else (content/reads.ts).
+ */
+const READS_FILE = 'render-reads.json';
+interface RenderReads {
+  site: string;
+  content: SiteContent;
+  reads: Record<string, Read[]>;
+}
+
+async function previousReads(previousDir: string | undefined, site: string): Promise<RenderReads | undefined> {
+  if (!previousDir) return undefined;
+  const saved = await fs
+    .readFile(path.join(previousDir, READS_FILE), 'utf8')
+    .then((text) => JSON.parse(text) as RenderReads)
+    .catch(() => undefined);
+  return saved?.site === site ? saved : undefined;
+}
+
+/** Hard links of a page of the previous release and of its compressed copies, if it has them. */
+async function keepPage(fromClient: string, toClient: string, file: string): Promise<boolean> {
+  const target = path.join(toClient, file);
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  try {
+    await fs.link(path.join(fromClient, file), target);
+  } catch {
+    return false;
+  }
+  for (const ext of ['.br', '.gz']) await fs.link(path.join(fromClient, file + ext), target + ext).catch(() => undefined);
+  return true;
+}
+
 /** The Builder that renders with the server bundle (the default of `buildRelease`). */
 export function renderBuilder(render?: RenderPage): Builder {
-  return async (outDir, snapshotFile) => {
+  return async (outDir, snapshotFile, previousDir) => {
     const renderPage = render ?? (await bundleRenderer());
     const content = JSON.parse(await fs.readFile(snapshotFile, 'utf8')) as SiteContent;
     const client = path.join(outDir, 'client');
     await linkTree(path.join(projectRoot(), 'dist', 'client'), client);
     // Read at each publish, as a static build reads it: canonical links and feeds use it.
     const site = currentSiteUrl();
+    const previous = await previousReads(previousDir, site);
+    const reads: Record<string, Read[]> = {};
+    let rendered = 0;
     for (const urlPath of releasePaths(content)) {
       // A stored slug that is not a plain path segment would name another file: refused.
       if (new URL(urlPath, site).pathname !== urlPath) throw new Error(`not a page path: ${JSON.stringify(urlPath)}`);
-      const res = await renderPage(urlPath, site, content);
+      const before = previous?.reads[urlPath];
+      if (
+        before &&
+        !readsChanged(before, previous.content, content) &&
+        (await keepPage(path.join(previousDir!, 'client'), client, pageFile(urlPath)))
+      ) {
+        reads[urlPath] = before;
+        continue;
+      }
+      const recorded = recordReads(content);
+      const res = await renderPage(urlPath, site, recorded.content);
       if (res.status !== expectedStatus(urlPath)) throw new Error(`rendering ${urlPath} answered ${res.status}`);
       const file = path.join(client, pageFile(urlPath));
       await fs.mkdir(path.dirname(file), { recursive: true });
       await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
+      reads[urlPath] = recorded.reads();
+      rendered++;
     }
+    await fs.writeFile(path.join(outDir, READS_FILE), JSON.stringify({ site, content, reads } satisfies RenderReads));
+    log.info('pages rendered', { rendered, kept: Object.keys(reads).length - rendered });
   };
 }

@@ -1,0 +1,149 @@
+/**
+ * What each page reads of the content snapshot, recorded while it renders: the dependency map
+ * from content to routes that lets a publish render only the pages a change touches
+ * (publish/render.ts). It is recorded rather than declared by hand because a hand-kept map goes
+ * stale the day a component starts showing one more field, and a page that missed a change would
+ * stay wrong without anyone noticing; a recorded read cannot be forgotten.
+ *
+ * A read is a path into the snapshot. Items of a list that have an `id` are named by it, not by
+ * their place, so a page that shows one insight does not depend on where that insight sits in the
+ * list; walking a list (its length, iterating it) reads the list's ids in order, so adding,
+ * removing or reordering items touches the pages that list them. Lists of plain values are read
+ * whole, as is an object whose keys are enumerated.
+ */
+
+/**
+ * A step of a read: an object key, the item of a list with this id, (last) the list's ids in
+ * order, or (last) the id of the item whose `field` is `value` (findItem).
+ */
+type Step = { key: string } | { id: string | number } | { ids: true } | { match: [string, unknown] };
+export type Read = Step[];
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
+const hasId = (v: unknown): v is { id: string | number } =>
+  isObject(v) && !Array.isArray(v) && (typeof (v as { id?: unknown }).id === 'number' || typeof (v as { id?: unknown }).id === 'string');
+const isListOfItems = (list: unknown[]): boolean => list.length > 0 && list.every(hasId);
+
+const LOOKUP = Symbol('findItem');
+type Lookup = (field: string, value: unknown) => unknown;
+
+/**
+ * The item of `list` whose `field` is `value`. On recorded content the page then depends on which
+ * item that is and on what it reads of it, not on the rest of the list: an insight's page is not
+ * rendered again because another insight was added.
+ */
+export function findItem<T extends object>(list: readonly T[], field: keyof T & string, value: unknown): T | undefined {
+  const lookup = (list as unknown as { [LOOKUP]?: Lookup })[LOOKUP];
+  if (lookup) return lookup(field, value) as T | undefined;
+  return list.find((item) => (item as Record<string, unknown>)[field] === value);
+}
+
+/**
+ * Wraps `content` so that every value a page reads is recorded. The wrapped copy behaves as the
+ * content (same values, lists are lists); `reads()` gives the distinct reads so far.
+ */
+export function recordReads<T extends object>(content: T): { content: T; reads(): Read[] } {
+  const seen = new Map<string, Read>();
+  const record = (read: Read) => {
+    const key = JSON.stringify(read);
+    if (!seen.has(key)) seen.set(key, read);
+  };
+  const proxies = new WeakMap<object, object>();
+
+  const wrap = (value: unknown, at: Read): unknown => {
+    if (!isObject(value)) {
+      record(at);
+      return value;
+    }
+    const target = value as Record<string | symbol, unknown>;
+    const cached = proxies.get(target);
+    if (cached) return cached;
+    let proxy: object;
+    if (Array.isArray(target)) {
+      const items = isListOfItems(target);
+      proxy = new Proxy(target, {
+        get(t, prop, receiver) {
+          if (prop === LOOKUP) {
+            return ((field, value) => {
+              record([...at, { match: [field, value] }]);
+              const item = t.find((x) => isObject(x) && (x as Record<string, unknown>)[field] === value);
+              return hasId(item) ? wrap(item, [...at, { id: item.id }]) : item;
+            }) satisfies Lookup;
+          }
+          if (!items) {
+            // A list of plain values (NAICS codes, variant widths) is one value.
+            record(at);
+            return Reflect.get(t, prop, receiver);
+          }
+          if (typeof prop === 'string' && /^\d+$/.test(prop)) {
+            const item = t[Number(prop)] as { id: string | number } | undefined;
+            // Reaching an item by its place depends on which item is there.
+            record([...at, { ids: true }]);
+            return item === undefined ? undefined : wrap(item, [...at, { id: item.id }]);
+          }
+          if (prop === 'length' || prop === Symbol.iterator) record([...at, { ids: true }]);
+          const v = Reflect.get(t, prop, receiver);
+          // Array methods (map, filter, find…) are called on the proxy, so they read through it.
+          return v;
+        },
+        has(t, prop) {
+          record([...at, { ids: true }]);
+          return Reflect.has(t, prop);
+        },
+        ownKeys(t) {
+          record([...at, { ids: true }]);
+          return Reflect.ownKeys(t);
+        },
+      });
+    } else {
+      proxy = new Proxy(target, {
+        get(t, prop, receiver) {
+          if (typeof prop === 'symbol') return Reflect.get(t, prop, receiver);
+          if (!Object.prototype.hasOwnProperty.call(t, prop)) {
+            // An absent key (or an inherited method): it may be there in the next snapshot.
+            if (!(prop in Object.prototype)) record([...at, { key: prop }]);
+            return Reflect.get(t, prop, receiver);
+          }
+          return wrap(t[prop], [...at, { key: prop }]);
+        },
+        has(t, prop) {
+          if (typeof prop === 'string') record([...at, { key: prop }]);
+          return Reflect.has(t, prop);
+        },
+        ownKeys(t) {
+          record(at);
+          return Reflect.ownKeys(t);
+        },
+        getOwnPropertyDescriptor(t, prop) {
+          const d = Reflect.getOwnPropertyDescriptor(t, prop);
+          if (d && typeof prop === 'string' && 'value' in d) return { ...d, value: wrap(d.value, [...at, { key: prop }]) };
+          return d;
+        },
+      });
+    }
+    proxies.set(target, proxy);
+    return proxy;
+  };
+
+  return { content: wrap(content, []) as T, reads: () => [...seen.values()] };
+}
+
+/** The value a read names in a snapshot (undefined where it is absent). */
+function resolve(content: unknown, read: Read): unknown {
+  let v: unknown = content;
+  for (const step of read) {
+    if ('key' in step) v = isObject(v) && !Array.isArray(v) ? (v as Record<string, unknown>)[step.key] : undefined;
+    else if ('id' in step) v = Array.isArray(v) ? v.find((item) => hasId(item) && item.id === step.id) : undefined;
+    else if ('match' in step) {
+      const [field, value] = step.match;
+      const item = Array.isArray(v) ? v.find((x) => isObject(x) && (x as Record<string, unknown>)[field] === value) : undefined;
+      v = hasId(item) ? item.id : item;
+    } else v = Array.isArray(v) ? v.map((item) => (hasId(item) ? item.id : item)) : v;
+  }
+  return v;
+}
+
+/** Whether a page that made these reads of `before` would read anything different in `after`. */
+export function readsChanged(reads: Read[], before: unknown, after: unknown): boolean {
+  return reads.some((read) => JSON.stringify(resolve(before, read)) !== JSON.stringify(resolve(after, read)));
+}

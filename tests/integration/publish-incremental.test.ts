@@ -1,0 +1,118 @@
+/**
+ * A publish renders only the pages whose content changed and keeps the others (hard links of the
+ * live release's files). What each page reads is recorded while it renders (src/server/content/
+ * reads.ts), so this test proves the record complete: for every kind of content, changed alone,
+ * the release built from the live one holds exactly the files a build from nothing would make,
+ * and every page that did not change is the same file (the same inode) as in the live release.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SiteContent } from '#server/content/site-content.ts';
+import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
+import type { ReleaseInfo } from '#server/web/live-site.ts';
+import { STARTING_COMPANY } from '#shared/company.ts';
+import { at, content as withData } from './helpers/content-with-data';
+
+/** The content with data, and a filled company profile and contact record. */
+const content = {
+  ...withData,
+  company: {
+    ...STARTING_COMPANY,
+    uei: 'ABCDEF123456',
+    cageCode: '1A2B3',
+    samActive: true,
+    samExpiresOn: '2027-05-01',
+    procurementEmail: 'bids@harbor-federal-supply.com',
+  },
+  contactInfo: {
+    id: 1,
+    email: 'info@harbor-federal-supply.com',
+    phone: '(555) 010-2000',
+    address: '1 Harbor Way\nNorfolk, VA 23510',
+    businessHours: 'Monday–Friday 9–5',
+    isActive: true,
+    displayEmail: true,
+    displayPhone: true,
+    displayAddress: true,
+    displayBusinessHours: true,
+    version: 1,
+    createdAt: at('2026-01-01'),
+    updatedAt: at('2026-01-02'),
+  },
+} as SiteContent;
+
+const RELEASES = `.releases-test-${process.pid}`;
+let base: ReleaseInfo;
+let baseline: Map<string, { body: string; ino: number }>;
+
+beforeAll(async () => {
+  process.env.RELEASES_DIR = RELEASES;
+  process.env.SITE_URL = 'https://www.example.gov';
+  base = await buildRelease(content);
+  baseline = await pages(base);
+}, 180_000);
+afterAll(async () => {
+  await fs.rm(RELEASES, { recursive: true, force: true });
+});
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+/** Every value of `value` changed as a save could change it: texts edited, numbers and switches moved (ids and dates kept). */
+function edited<T>(value: T): T {
+  if (typeof value === 'string') return (ISO_DATE.test(value) || value === '' ? value : `${value}x`) as T;
+  if (typeof value === 'number') return (value + 1) as T;
+  if (typeof value === 'boolean') return !value as T;
+  if (Array.isArray(value)) return value.map(edited) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'id' ? v : edited(v)])) as T;
+  return value;
+}
+
+/** The pages (HTML, XML, text) of a release, by path. */
+async function pages(info: ReleaseInfo): Promise<Map<string, { body: string; ino: number }>> {
+  const dir = releaseClientDir(info.id);
+  const files = (await fs.readdir(dir, { recursive: true })).map(String).filter((f) => /\.(html|xml|txt)$/.test(f));
+  const out = new Map<string, { body: string; ino: number }>();
+  for (const f of files) {
+    const full = path.join(dir, f);
+    out.set(f, { body: await fs.readFile(full, 'utf8'), ino: (await fs.stat(full)).ino });
+  }
+  return out;
+}
+
+type Change = [name: string, change: (c: SiteContent) => SiteContent];
+const whole = (key: keyof SiteContent): Change => [key, (c) => ({ ...c, [key]: edited(c[key]) })];
+const CHANGES: Change[] = [
+  ...(Object.keys(content) as (keyof SiteContent)[]).filter((k) => !['generatedAt', 'blocks', 'year'].includes(k)).map(whole),
+  ['year', (c) => ({ ...c, year: c.year + 1 })],
+  ...Object.keys(content.blocks).map((section): Change => [
+    `blocks.${section}`,
+    (c) => ({ ...c, blocks: { ...c.blocks, [section]: edited(c.blocks[section as keyof SiteContent['blocks']]) } }),
+  ]),
+  ['one insight', (c) => ({ ...c, insights: c.insights.map((i, n) => (n === 1 ? edited(i) : i)) })],
+  ['an insight added', (c) => ({ ...c, insights: [...c.insights, { ...c.insights[0]!, id: 999, slug: 'added-one', title: 'Added One' }] })],
+  ['an insight removed', (c) => ({ ...c, insights: c.insights.slice(1) })],
+  ['one service', (c) => ({ ...c, services: c.services.map((s, n) => (n === 0 ? edited(s) : s)) })],
+];
+
+describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and keeps the rest', () => {
+  it.each(CHANGES)('%s: the same files as a build from nothing; unchanged pages kept as they were', async (_name, change) => {
+    const next = change(content);
+    const incremental = await pages(await buildRelease(next, { previous: base }));
+    const fromNothing = await pages(await buildRelease(next));
+    expect([...incremental.keys()].sort()).toEqual([...fromNothing.keys()].sort());
+    for (const [file, page] of incremental) expect(page.body, file).toBe(fromNothing.get(file)!.body);
+    // The live release is never written through the links it shares with the new one.
+    expect(await pages(base)).toEqual(baseline);
+  });
+
+  it('an edited insight renders its page, the lists and feeds that show it, and nothing else', async () => {
+    const target = content.insights[1]!;
+    const next = { ...content, insights: content.insights.map((i) => (i.id === target.id ? { ...i, title: `${i.title} (revised)` } : i)) };
+    const info = await buildRelease(next, { previous: base });
+    const after = await pages(info);
+    const rendered = [...after].filter(([file, page]) => baseline.get(file)?.ino !== page.ino).map(([file]) => file);
+    // Not the sitemap (it lists slugs and dates), not the other insights' pages.
+    expect(rendered.sort()).toEqual(['insights.html', `insights/${target.slug}.html`, 'rss.xml']);
+  });
+});
