@@ -5,10 +5,13 @@ import { categoryLabel, excerptOf } from '#lib/format.ts';
 import { absoluteUrl, xmlEscape } from '#shared/seo.ts';
 import { companyOf } from '#shared/company.ts';
 
-/** RSS 2.0 feed of the published insights, newest first. */
+/** How many of the newest insights the feed carries. */
+const FEED_ITEMS = 50;
+
+/** RSS 2.0 feed of the latest published insights, newest first. */
 export const GET: APIRoute = async ({ site, locals }) => {
   const content = await loadSiteContent(locals);
-  const insights = publishedInsights(content);
+  const insights = publishedInsights(content).slice(0, FEED_ITEMS);
   const items = insights.map((i) => {
     const url = absoluteUrl(`/insights/${i.slug}`, site);
     const date = i.publicationDate ?? i.createdAt;

@@ -15,6 +15,8 @@ if (!fs.existsSync(entry)) throw new Error('dist/server/entry.mjs is missing: ru
 const bundle = (await import(pathToFileURL(entry).href)) as ServerBundle;
 
 export const { serve } = bundle;
+/** Renders one route of the public site from a content snapshot, as a publish does. */
+export const { renderPage } = bundle;
 /** The server's state and what reads it: `const { advanceClock } = bundleApi;` in a suite. */
 export const { bundleApi } = bundle;
 

@@ -25,7 +25,13 @@ const OTHER_PATHS = ['/404', '/insights/404', '/sitemap.xml', '/robots.txt', '/r
  * A static build (`npm run build:static`) prerenders exactly these; the server bundle renders them
  * on publish, and never for a visitor (src/server/web/astro-entry.ts).
  */
-export const RELEASE_ROUTES: ReadonlySet<string> = new Set([...PUBLIC_PAGES, ...SHELL_PAGES, ...OTHER_PATHS, '/insights/[slug]']);
+export const RELEASE_ROUTES: ReadonlySet<string> = new Set([
+  ...PUBLIC_PAGES,
+  ...SHELL_PAGES,
+  ...OTHER_PATHS,
+  '/insights/[slug]',
+  '/insights/page/[page]',
+]);
 
 /** URL path → the file of the release (build.format 'file'). */
 export function pageFile(urlPath: string): string {
@@ -43,9 +49,26 @@ export function publishedInsights(content: SiteContent): Insight[] {
   return content.insights.filter(hasPage);
 }
 
+/** Cards on each page of /insights (the first page also features the newest article above them). */
+export const INSIGHTS_PER_PAGE = 12;
+
+/** How many pages /insights has: one, and one more for every 12 cards past the first 12. */
+export function insightListPages(content: SiteContent): number {
+  const cards = Math.max(0, publishedInsights(content).length - 1);
+  return Math.max(1, Math.ceil(cards / INSIGHTS_PER_PAGE));
+}
+
+/** The URL path of a page of /insights. */
+export const insightListPath = (page: number): string => (page === 1 ? '/insights' : `/insights/page/${page}`);
+
+/** The pages of /insights after the first. */
+export function laterInsightListPaths(content: SiteContent): string[] {
+  return Array.from({ length: insightListPages(content) - 1 }, (_, n) => insightListPath(n + 2));
+}
+
 /** Every public URL path of a release built from this content (the sitemap's list). */
 function publicPaths(content: SiteContent): string[] {
-  return [...PUBLIC_PAGES, ...publishedInsights(content).map((i) => `/insights/${i.slug}`)];
+  return [...PUBLIC_PAGES, ...laterInsightListPaths(content), ...publishedInsights(content).map((i) => `/insights/${i.slug}`)];
 }
 
 /** Every URL path rendered into a release of this content. */

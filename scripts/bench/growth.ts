@@ -1,0 +1,150 @@
+/**
+ * Publishing as the site grows: articles of about 1,200 words are inserted in bulk (as a restore
+ * would) until there are 3, 100, 1,000 and 3,000 (BENCH_GROWTH_SIZES), and at each size an
+ * insight is saved through the API as the back office saves it (5 times, timed until its page
+ * answers with the new title), then the header title (timed until the publish has gone live, with
+ * the peak resident memory of the server's process tree against idle). Postgres only
+ * (DATABASE_URL): the embedded database cannot be written while the server owns it.
+ */
+import postgres from 'postgres';
+import { adminHeaders, benchServerEnv, median, sleep, startServer, treeRssMb } from './shared';
+
+const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-admin-password' };
+const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '3,100,1000,3000').split(',').map(Number);
+const RUNS = 5;
+
+export interface GrowthRow {
+  articles: number;
+  insightSaveMs: number[];
+  insightMedianMs: number;
+  insightWorstMs: number;
+  headerSaveMs: number;
+  idleMb: number;
+  headerPeakMb: number;
+  insightsHtmlKb: number;
+  sitemapKb: number;
+}
+
+const WORDS = 'procurement agency contract award supplier schedule compliance pricing delivery vehicle small business market'.split(' ');
+function article(n: number): string {
+  const paragraphs: string[] = [];
+  for (let p = 0; p < 12; p++) {
+    paragraphs.push(Array.from({ length: 100 }, (_, w) => WORDS[(n * 7 + p * 13 + w) % WORDS.length]).join(' ') + '.');
+  }
+  return paragraphs.join('\n\n');
+}
+
+export async function run(): Promise<GrowthRow[] | { skipped: string }> {
+  if (!process.env.DATABASE_URL) {
+    console.log('growth: needs DATABASE_URL (Postgres); skipped');
+    return { skipped: 'needs DATABASE_URL' };
+  }
+  const { env, base, databaseUrl, cleanUp } = await benchServerEnv('growth', ADMIN);
+  const { child: server } = await startServer(env);
+  const sql = postgres(databaseUrl!, { max: 1, onnotice: () => {} });
+  const rows: GrowthRow[] = [];
+  try {
+    const admin = await adminHeaders(base, ADMIN);
+    const status = async () => (await (await fetch(`${base}/api/admin/publish/status`, { headers: admin })).json()) as { state: string };
+    const settle = async () => {
+      await sleep(150);
+      for (let s = await status(); s.state === 'queued' || s.state === 'building'; s = await status()) await sleep(25);
+    };
+    const page = async (path: string) => (await fetch(`${base}${path}`, { headers: { 'accept-encoding': 'identity' } })).text();
+    const until = async (path: string, text: string) => {
+      const t0 = performance.now();
+      while (!(await page(path)).includes(text)) {
+        if (performance.now() - t0 > 300_000) throw new Error(`${path} never showed ${text}`);
+        await sleep(10);
+      }
+      return Math.round(performance.now() - t0);
+    };
+    const header = (await (await fetch(`${base}/api/content/header/active`)).json()) as { id: number };
+
+    for (const size of SIZES) {
+      const [{ n } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from insight`;
+      const missing = Math.max(0, size - n);
+      for (let from = 0; from < missing; from += 500) {
+        const batch = Array.from({ length: Math.min(500, missing - from) }, (_, k) => {
+          const i = n + from + k;
+          return {
+            title: `Growth article ${i}`,
+            slug: `growth-article-${i}`,
+            category: 'market_analysis',
+            excerpt: `What buyers should know, part ${i}.`,
+            content: article(i),
+            is_published: true,
+            publication_date: new Date(Date.now() - (i + 1) * 3_600_000),
+            read_minutes: 6,
+            author_name: 'Dana Reyes',
+            author_title: 'Procurement Lead',
+          };
+        });
+        await sql`insert into insight ${sql(batch)}`;
+      }
+      // The bulk insert is published as a restore would be: one publish of everything.
+      await fetch(`${base}/api/admin/publish`, { method: 'POST', headers: admin });
+      await settle();
+
+      const [target] = await sql<{ id: number; slug: string }[]>`select id, slug from insight where is_published order by id limit 1`;
+      const insightSaveMs: number[] = [];
+      for (let r = 1; r <= RUNS; r++) {
+        const [{ version } = { version: 1 }] = await sql<{ version: number }[]>`select version from insight where id = ${target!.id}`;
+        const title = `Revised title ${r} ${Date.now().toString(36)}`;
+        const res = await fetch(`${base}/api/admin/insights/${target!.id}`, {
+          method: 'PATCH',
+          headers: admin,
+          body: JSON.stringify({ title, version }),
+        });
+        if (!res.ok) throw new Error(`saving the insight failed: ${res.status} ${await res.text()}`);
+        insightSaveMs.push(await until(`/insights/${target!.slug}`, title));
+        await settle();
+      }
+
+      await sleep(1000);
+      const idleMb = treeRssMb(server.pid!);
+      let peak = idleMb;
+      const sampler = setInterval(() => (peak = Math.max(peak, treeRssMb(server.pid!))), 20);
+      const title = `Growth header ${size} ${Date.now().toString(36)}`;
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/content/header/${header.id}`, {
+        method: 'PATCH',
+        headers: admin,
+        body: JSON.stringify({ title }),
+      });
+      if (!res.ok) throw new Error(`saving the header failed: ${res.status}`);
+      await until('/', title);
+      await settle();
+      const headerSaveMs = Math.round(performance.now() - t0);
+      clearInterval(sampler);
+
+      rows.push({
+        articles: size,
+        insightSaveMs,
+        insightMedianMs: median(insightSaveMs),
+        insightWorstMs: Math.max(...insightSaveMs),
+        headerSaveMs,
+        idleMb,
+        headerPeakMb: peak,
+        insightsHtmlKb: Math.round((await page('/insights')).length / 1024),
+        sitemapKb: Math.round((await page('/sitemap.xml')).length / 1024),
+      });
+      console.log(JSON.stringify(rows.at(-1)));
+    }
+    console.log(
+      '| Articles | Insight save → live, median / worst (ms) | Header save → all live (ms) | Tree RSS idle / peak (MB) | /insights | sitemap |',
+    );
+    console.log('|---|---|---|---|---|---|');
+    for (const r of rows) {
+      console.log(
+        `| ${r.articles} | ${r.insightMedianMs} / ${r.insightWorstMs} | ${r.headerSaveMs} | ${r.idleMb} / ${r.headerPeakMb} | ${r.insightsHtmlKb} KB | ${r.sitemapKb} KB |`,
+      );
+    }
+    return rows;
+  } finally {
+    await sql.end();
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    cleanUp();
+  }
+}
