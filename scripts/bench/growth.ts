@@ -40,7 +40,10 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
     return { skipped: 'needs DATABASE_URL' };
   }
   const { env, base, databaseUrl, cleanUp } = await benchServerEnv('growth', ADMIN);
-  const { child: server } = await startServer(env);
+  const published: { durationMs: number; astroMs: number; loadMs: number }[] = [];
+  const { child: server } = await startServer(env, (entry) => {
+    if (entry.msg === 'published') published.push(entry as unknown as (typeof published)[number]);
+  });
   const sql = postgres(databaseUrl!, { max: 1, onnotice: () => {} });
   const rows: GrowthRow[] = [];
   try {
@@ -99,6 +102,8 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
         if (!res.ok) throw new Error(`saving the insight failed: ${res.status} ${await res.text()}`);
         insightSaveMs.push(await until(`/insights/${target!.slug}`, title));
         await settle();
+        const last = published.at(-1);
+        if (last) console.log(`  insight save: build ${last.durationMs} ms (rendering ${last.astroMs} ms), load ${last.loadMs} ms`);
       }
 
       await sleep(1000);

@@ -152,6 +152,35 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     expect(s.lastDurationMs).toBeGreaterThan(0);
   });
 
+  it('an edited insight renders only the pages that show it; the rest stay the same files, in memory as they were', async () => {
+    const [row] = await server.db.select().from(insights).where(eq(insights.isPublished, true)).limit(1);
+    const before = {
+      about: liveSite().get('/about.html'),
+      article: liveSite().get(`/insights/${row!.slug}.html`),
+      list: liveSite().get('/insights.html'),
+    };
+    expect(before.about && before.article && before.list).toBeTruthy();
+    const title = `${row!.title} (revised ${Date.now().toString(36)})`;
+    await server.db.update(insights).set({ title }).where(eq(insights.id, row!.id));
+    await changed('insight', row!.id);
+    await settled();
+    expect(await page(`/insights/${row!.slug}`)).toContain(title);
+    // Kept: the same object, not read from disk again. Rendered: new ones.
+    expect(liveSite().get('/about.html')).toBe(before.about);
+    expect(liveSite().get(`/insights/${row!.slug}.html`)).not.toBe(before.article);
+    expect(liveSite().get('/insights.html')).not.toBe(before.list);
+    const dir = path.join(releases, liveRelease()!.id, 'client');
+    const previousDir = fs
+      .readdirSync(releases)
+      .filter((d) => d !== liveRelease()!.id && fs.existsSync(path.join(releases, d, 'client', 'about.html')))
+      .sort()
+      .at(-1)!;
+    expect(fs.statSync(path.join(dir, 'about.html')).ino).toBe(fs.statSync(path.join(releases, previousDir, 'client', 'about.html')).ino);
+    await server.db.update(insights).set({ title: row!.title }).where(eq(insights.id, row!.id));
+    await changed('insight', row!.id);
+    await settled();
+  });
+
   it('a save in the back office is published: the service records the change, the publisher builds it', async () => {
     const profile = (await (await server.request('/api/admin/company-profile', { cookie })).json()) as { id: number; version: number };
     const res = await server.request('/api/admin/company-profile', {

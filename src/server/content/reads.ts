@@ -42,7 +42,7 @@ export function findItem<T extends object>(list: readonly T[], field: keyof T & 
  * Wraps `content` so that every value a page reads is recorded. The wrapped copy behaves as the
  * content (same values, lists are lists); `reads()` gives the distinct reads so far.
  */
-export function recordReads<T extends object>(content: T): { content: T; reads(): Read[] } {
+export function recordReads<T extends object>(content: T): { content: T; reads(): Read[]; keys(): string[] } {
   const seen = new Map<string, Read>();
   const record = (read: Read) => {
     const key = JSON.stringify(read);
@@ -125,7 +125,31 @@ export function recordReads<T extends object>(content: T): { content: T; reads()
     return proxy;
   };
 
-  return { content: wrap(content, []) as T, reads: () => [...seen.values()] };
+  return { content: wrap(content, []) as T, reads: () => [...seen.values()], keys: () => [...seen.keys()] };
+}
+
+/** Per list, its items by id and by looked-up field: resolving a read is then one step per key. */
+const byId = new WeakMap<unknown[], Map<unknown, unknown>>();
+const byField = new WeakMap<unknown[], Map<string, Map<unknown, unknown>>>();
+
+function itemWithId(list: unknown[], id: unknown): unknown {
+  let index = byId.get(list);
+  if (!index) byId.set(list, (index = new Map(list.filter(hasId).map((item) => [item.id, item]))));
+  return index.get(id);
+}
+
+function itemWhere(list: unknown[], field: string, value: unknown): unknown {
+  let fields = byField.get(list);
+  if (!fields) byField.set(list, (fields = new Map()));
+  let index = fields.get(field);
+  if (!index) {
+    index = new Map();
+    // The first match, as Array.prototype.find gives it.
+    for (const item of list)
+      if (isObject(item) && !index.has((item as Record<string, unknown>)[field])) index.set((item as Record<string, unknown>)[field], item);
+    fields.set(field, index);
+  }
+  return index.get(value);
 }
 
 /** The value a read names in a snapshot (undefined where it is absent). */
@@ -133,10 +157,9 @@ function resolve(content: unknown, read: Read): unknown {
   let v: unknown = content;
   for (const step of read) {
     if ('key' in step) v = isObject(v) && !Array.isArray(v) ? (v as Record<string, unknown>)[step.key] : undefined;
-    else if ('id' in step) v = Array.isArray(v) ? v.find((item) => hasId(item) && item.id === step.id) : undefined;
+    else if ('id' in step) v = Array.isArray(v) ? itemWithId(v, step.id) : undefined;
     else if ('match' in step) {
-      const [field, value] = step.match;
-      const item = Array.isArray(v) ? v.find((x) => isObject(x) && (x as Record<string, unknown>)[field] === value) : undefined;
+      const item = Array.isArray(v) ? itemWhere(v, step.match[0], step.match[1]) : undefined;
       v = hasId(item) ? item.id : item;
     } else v = Array.isArray(v) ? v.map((item) => (hasId(item) ? item.id : item)) : v;
   }

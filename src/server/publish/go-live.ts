@@ -2,7 +2,7 @@ import { snapshotContent, type SiteContent } from '../content/site-content';
 import type { Db } from '../db/client';
 import { log } from '../log';
 import { writeNginxCspMap } from './nginx-csp';
-import { liveRelease, serveRelease, type ReleaseInfo } from '../web/live-site';
+import { liveRelease, liveSite, serveRelease, type ReleaseInfo } from '../web/live-site';
 import { loadStaticSite } from '../web/static-site';
 import {
   activateRelease,
@@ -22,7 +22,11 @@ import {
 
 /** Reads a release into memory, then makes it the live one: the disk link first, then the map. */
 export async function goLive(info: ReleaseInfo): Promise<void> {
-  const files = await loadStaticSite(releaseClientDir(info.id));
+  const served = liveRelease();
+  const files = await loadStaticSite(
+    releaseClientDir(info.id),
+    served ? { dir: releaseClientDir(served.id), files: liveSite() } : undefined,
+  );
   await writeNginxCspMap(releaseClientDir(info.id), files);
   await activateRelease(info.id);
   serveRelease(info, files);

@@ -56,14 +56,18 @@ const expectedStatus = (urlPath: string) => (urlPath.endsWith('/404') ? 404 : 20
 
 /**
  * Beside a release's `client/` (so not served): the content it was rendered from, the site URL,
- * and what each page read of the content. The next publish renders a page again only if one of
- * those reads now gives something else (content/reads.ts).
+ * and what each page read of the content, as indexes into one list of distinct reads (most pages
+ * share the layout's). The next publish renders a page again only if one of its reads now gives
+ * something else (content/reads.ts); each distinct read is resolved once.
  */
 const READS_FILE = 'render-reads.json';
 interface RenderReads {
   site: string;
   content: SiteContent;
-  reads: Record<string, Read[]>;
+  /** Distinct reads, each as its JSON text. */
+  reads: string[];
+  /** Per URL path, the indexes of the reads its page made. */
+  pages: Record<string, number[]>;
 }
 
 async function previousReads(previousDir: string | undefined, site: string): Promise<RenderReads | undefined> {
@@ -72,7 +76,7 @@ async function previousReads(previousDir: string | undefined, site: string): Pro
     .readFile(path.join(previousDir, READS_FILE), 'utf8')
     .then((text) => JSON.parse(text) as RenderReads)
     .catch(() => undefined);
-  return saved?.site === site ? saved : undefined;
+  return saved?.site === site && Array.isArray(saved.reads) ? saved : undefined;
 }
 
 /** Hard links of a page of the previous release and of its compressed copies, if it has them. */
@@ -98,18 +102,28 @@ export function renderBuilder(render?: RenderPage): Builder {
     // Read at each publish, as a static build reads it: canonical links and feeds use it.
     const site = currentSiteUrl();
     const previous = await previousReads(previousDir, site);
-    const reads: Record<string, Read[]> = {};
+    // Whether each of the previous release's reads gives something else now, worked out once.
+    const changed = new Map<number, boolean>();
+    const readChanged = (i: number) => {
+      let c = changed.get(i);
+      if (c === undefined) changed.set(i, (c = readsChanged([JSON.parse(previous!.reads[i]!) as Read], previous!.content, content)));
+      return c;
+    };
+    const reads: string[] = [];
+    const readIndex = new Map<string, number>();
+    const indexOf = (key: string) => {
+      let i = readIndex.get(key);
+      if (i === undefined) readIndex.set(key, (i = reads.push(key) - 1));
+      return i;
+    };
+    const pages: Record<string, number[]> = {};
     let rendered = 0;
     for (const urlPath of releasePaths(content)) {
       // A stored slug that is not a plain path segment would name another file: refused.
       if (new URL(urlPath, site).pathname !== urlPath) throw new Error(`not a page path: ${JSON.stringify(urlPath)}`);
-      const before = previous?.reads[urlPath];
-      if (
-        before &&
-        !readsChanged(before, previous.content, content) &&
-        (await keepPage(path.join(previousDir!, 'client'), client, pageFile(urlPath)))
-      ) {
-        reads[urlPath] = before;
+      const before = previous?.pages[urlPath];
+      if (before && !before.some(readChanged) && (await keepPage(path.join(previousDir!, 'client'), client, pageFile(urlPath)))) {
+        pages[urlPath] = before.map((i) => indexOf(previous!.reads[i]!));
         continue;
       }
       const recorded = recordReads(content);
@@ -118,10 +132,10 @@ export function renderBuilder(render?: RenderPage): Builder {
       const file = path.join(client, pageFile(urlPath));
       await fs.mkdir(path.dirname(file), { recursive: true });
       await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
-      reads[urlPath] = recorded.reads();
+      pages[urlPath] = recorded.keys().map(indexOf);
       rendered++;
     }
-    await fs.writeFile(path.join(outDir, READS_FILE), JSON.stringify({ site, content, reads } satisfies RenderReads));
-    log.info('pages rendered', { rendered, kept: Object.keys(reads).length - rendered });
+    await fs.writeFile(path.join(outDir, READS_FILE), JSON.stringify({ site, content, reads, pages } satisfies RenderReads));
+    log.info('pages rendered', { rendered, kept: Object.keys(pages).length - rendered });
   };
 }

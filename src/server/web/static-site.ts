@@ -158,10 +158,11 @@ export async function precompress(dir: string, previousDir?: string, quality = 1
   const worker = async () => {
     for (let i = next++; i < files.length; i = next++) {
       const full = path.join(dir, files[i]!);
+      // Linked in already compressed (the bundle's client files: scripts/build.ts compresses them;
+      // the pages a publish kept from the live release).
+      if ((await exists(`${full}.br`)) && (await exists(`${full}.gz`))) continue;
       const body = await fs.readFile(full);
       if (body.length < 256) continue;
-      // Linked in already compressed (the bundle's client files: scripts/build.ts compresses them).
-      if ((await exists(`${full}.br`)) && (await exists(`${full}.gz`))) continue;
       if (previousDir && (await reuseCompressed(body, path.join(previousDir, files[i]!), full))) continue;
       const [br, gz] = await Promise.all([
         brotli(body, {
@@ -214,12 +215,20 @@ function cacheControlFor(rel: string): string {
 export type StaticMap = Map<string, StaticFile>;
 
 /** Loads a built client directory into memory with its precompressed variants and per-page CSP. */
-export async function loadStaticSite(dir: string): Promise<StaticMap> {
+export async function loadStaticSite(dir: string, previous?: { dir: string; files: StaticMap }): Promise<StaticMap> {
   const map: StaticMap = new Map();
   const files = (await walk(dir)).filter((f) => !f.endsWith('.br') && !f.endsWith('.gz'));
   await Promise.all(
     files.map(async (rel) => {
       const full = path.join(dir, rel);
+      const key = '/' + rel.split(path.sep).join('/');
+      // A file the new release shares with the one served (a hard link: a page a publish kept,
+      // an asset) is already in memory with its headers: taken as it is, not read again.
+      const kept = previous?.files.get(key);
+      if (kept && (await sameFile(full, path.join(previous!.dir, rel)))) {
+        map.set(key, kept);
+        return;
+      }
       const ext = path.extname(rel);
       const body = await fs.readFile(full);
       const [br, gz] = await Promise.all([
@@ -235,7 +244,7 @@ export async function loadStaticSite(dir: string): Promise<StaticMap> {
         cacheControl: cacheControlFor(rel.split(path.sep).join('/')),
       };
       if (ext === '.html') file.csp = htmlCsp(inlineScriptHashes(body.toString('utf8')));
-      map.set('/' + rel.split(path.sep).join('/'), withRawHeaders(file));
+      map.set(key, withRawHeaders(file));
     }),
   );
   // Clean URLs as keys of their own, so the hot path finds a page with one `get`.
@@ -248,6 +257,15 @@ export async function loadStaticSite(dir: string): Promise<StaticMap> {
     if (clean && !map.has(clean)) map.set(clean, file);
   }
   return map;
+}
+
+/** Whether two paths are the same file (hard links of it), with its compressed copies. */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  for (const ext of ['', '.br', '.gz']) {
+    const [x, y] = await Promise.all([fs.stat(a + ext).catch(() => undefined), fs.stat(b + ext).catch(() => undefined)]);
+    if (!x !== !y || (x && y && (x.ino !== y.ino || x.dev !== y.dev))) return false;
+  }
+  return true;
 }
 
 /** The file for a request path: exact file, `{path}.html`, or `{path}/index.html`. */
