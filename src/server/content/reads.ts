@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * What each page reads of the content snapshot, recorded while it renders: the dependency map
  * from content to routes that lets a publish render only the pages a change touches
@@ -164,6 +166,16 @@ function resolve(content: unknown, read: Read): unknown {
     } else v = Array.isArray(v) ? v.map((item) => (hasId(item) ? item.id : item)) : v;
   }
   return v;
+}
+
+/**
+ * What a read gives in a snapshot, as a short digest: a release keeps the digest of each of its
+ * reads, so the next publish compares without the old snapshot.
+ */
+export function readValue(content: unknown, read: Read): string {
+  return createHash('sha1')
+    .update(JSON.stringify(resolve(content, read)) ?? 'undefined')
+    .digest('base64');
 }
 
 /** Whether a page that made these reads of `before` would read anything different in `after`. */

@@ -6,7 +6,7 @@ import { currentSiteUrl } from '../env';
 import { projectRoot } from '../paths';
 import type { RenderPage } from '../content/site-content';
 import { pageFile, releasePaths } from '../content/routes';
-import { readsChanged, recordReads, type Read } from '../content/reads';
+import { readValue, recordReads, type Read } from '../content/reads';
 import { log } from '../log';
 
 /*
@@ -55,17 +55,18 @@ export type Builder = (outDir: string, snapshotFile: string, previousDir?: strin
 const expectedStatus = (urlPath: string) => (urlPath.endsWith('/404') ? 404 : 200);
 
 /**
- * Beside a release's `client/` (so not served): the content it was rendered from, the site URL,
- * and what each page read of the content, as indexes into one list of distinct reads (most pages
- * share the layout's). The next publish renders a page again only if one of its reads now gives
+ * Beside a release's `client/` (so not served): the site URL and what each page read of the
+ * content, as indexes into one list of distinct reads (most pages share the layout's), each with a
+ * digest of what it gave. The next publish renders a page again only if one of its reads now gives
  * something else (content/reads.ts); each distinct read is resolved once.
  */
 const READS_FILE = 'render-reads.json';
 interface RenderReads {
   site: string;
-  content: SiteContent;
   /** Distinct reads, each as its JSON text. */
   reads: string[];
+  /** What each read gave in this release's content (readValue). */
+  values: string[];
   /** Per URL path, the indexes of the reads its page made. */
   pages: Record<string, number[]>;
 }
@@ -76,7 +77,7 @@ async function previousReads(previousDir: string | undefined, site: string): Pro
     .readFile(path.join(previousDir, READS_FILE), 'utf8')
     .then((text) => JSON.parse(text) as RenderReads)
     .catch(() => undefined);
-  return saved?.site === site && Array.isArray(saved.reads) ? saved : undefined;
+  return saved?.site === site && Array.isArray(saved.reads) && Array.isArray(saved.values) ? saved : undefined;
 }
 
 /** Hard links of a page of the previous release and of its compressed copies, if it has them. */
@@ -102,13 +103,14 @@ export function renderBuilder(render?: RenderPage): Builder {
     // Read at each publish, as a static build reads it: canonical links and feeds use it.
     const site = currentSiteUrl();
     const previous = await previousReads(previousDir, site);
-    // Whether each of the previous release's reads gives something else now, worked out once.
-    const changed = new Map<number, boolean>();
-    const readChanged = (i: number) => {
-      let c = changed.get(i);
-      if (c === undefined) changed.set(i, (c = readsChanged([JSON.parse(previous!.reads[i]!) as Read], previous!.content, content)));
-      return c;
+    // What each read gives now, worked out once per distinct read.
+    const now = new Map<string, string>();
+    const valueNow = (key: string) => {
+      let v = now.get(key);
+      if (v === undefined) now.set(key, (v = readValue(content, JSON.parse(key) as Read)));
+      return v;
     };
+    const readChanged = (i: number) => valueNow(previous!.reads[i]!) !== previous!.values[i];
     const reads: string[] = [];
     const readIndex = new Map<string, number>();
     const indexOf = (key: string) => {
@@ -135,7 +137,8 @@ export function renderBuilder(render?: RenderPage): Builder {
       pages[urlPath] = recorded.keys().map(indexOf);
       rendered++;
     }
-    await fs.writeFile(path.join(outDir, READS_FILE), JSON.stringify({ site, content, reads, pages } satisfies RenderReads));
+    const saved: RenderReads = { site, reads, values: reads.map(valueNow), pages };
+    await fs.writeFile(path.join(outDir, READS_FILE), JSON.stringify(saved));
     log.info('pages rendered', { rendered, kept: Object.keys(pages).length - rendered });
   };
 }
