@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, openTab, test, toast, unique } from './helpers/admin';
+import { watchFileChoosers } from './helpers/file-chooser';
 
 // An upload, saves and a rebuild on a 2-core machine shared with other work: triple the timeout.
 test.slow();
@@ -19,8 +20,12 @@ trailer << /Root 1 0 R >>
   return Buffer.from(body, 'latin1');
 }
 
-async function chooseFile(page: Page, dialog: ReturnType<Page['getByRole']>, file: { name: string; mimeType: string; buffer: Buffer }) {
-  const chooser = page.waitForEvent('filechooser');
+async function chooseFile(
+  choosers: ReturnType<typeof watchFileChoosers>,
+  dialog: ReturnType<Page['getByRole']>,
+  file: { name: string; mimeType: string; buffer: Buffer },
+) {
+  const chooser = choosers.next();
   await dialog.getByRole('button', { name: /Choose PDF|Replace PDF/ }).click();
   await (await chooser).setFiles(file);
 }
@@ -30,6 +35,7 @@ test('[ADMIN][DOCUMENTS]: upload a PDF with progress, edit it, find it on /capab
   browser,
 }) => {
   test.setTimeout(600_000);
+  const choosers = watchFileChoosers(page);
   await openTab(page, 'Documents');
   const tab = page.getByRole('region', { name: 'Documents' });
   await expect(tab.locator('[aria-busy="true"]')).toHaveCount(0);
@@ -48,7 +54,7 @@ test('[ADMIN][DOCUMENTS]: upload a PDF with progress, edit it, find it on /capab
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
-  await chooseFile(page, dialog, { name: `${name}.pdf`, mimeType: 'application/pdf', buffer: bytes });
+  await chooseFile(choosers, dialog, { name: `${name}.pdf`, mimeType: 'application/pdf', buffer: bytes });
   // The empty title takes the file name without its extension.
   await expect(dialog.getByLabel('Title')).toHaveValue(name);
   const bar = dialog.getByRole('progressbar', { name: 'Uploading the PDF' });
@@ -117,6 +123,7 @@ test('[ADMIN][DOCUMENTS]: upload a PDF with progress, edit it, find it on /capab
 });
 
 test('[ADMIN][DOCUMENTS]: a PNG renamed .pdf is refused, and so is a file that is not a PDF by type or name', async ({ page }) => {
+  const choosers = watchFileChoosers(page);
   await openTab(page, 'Documents');
   await page.getByRole('button', { name: 'Upload Document' }).click();
   const dialog = page.getByRole('dialog', { name: 'Upload Document' });
@@ -124,12 +131,12 @@ test('[ADMIN][DOCUMENTS]: a PNG renamed .pdf is refused, and so is a file that i
     .png()
     .toBuffer();
 
-  await chooseFile(page, dialog, { name: 'brochure.png', mimeType: 'image/png', buffer: png });
+  await chooseFile(choosers, dialog, { name: 'brochure.png', mimeType: 'image/png', buffer: png });
   await expect(toast(page)).toContainText('Invalid file type');
   await expect(dialog.getByRole('alert')).toHaveText('Please upload a PDF file');
 
   // By name and type it passes the browser's check; the server reads the bytes.
-  await chooseFile(page, dialog, { name: 'brochure.pdf', mimeType: 'application/pdf', buffer: png });
+  await chooseFile(choosers, dialog, { name: 'brochure.pdf', mimeType: 'application/pdf', buffer: png });
   await expect(toast(page)).toContainText('Upload failed');
   await expect(toast(page)).toContainText('There was an error uploading your file. Please try again.');
   await expect(dialog.getByRole('alert')).toHaveText('Please upload a PDF file');

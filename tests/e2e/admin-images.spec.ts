@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/admin';
+import { watchFileChoosers } from './helpers/file-chooser';
 import { axeViolations } from './axe';
 
 // Uploads, saves and a rebuild on a 2-core machine shared with other work: triple the timeout.
@@ -41,6 +42,7 @@ test('[ADMIN][IMAGES]: a header background uploaded with progress and alt text i
   browser,
 }) => {
   test.setTimeout(400_000);
+  const choosers = watchFileChoosers(page);
   const original = await (await page.request.get('/api/content/header/active')).json();
   const { card, picker } = await editHeader(page);
   const alt = `Federal buyers meeting ${unique()}`;
@@ -51,7 +53,7 @@ test('[ADMIN][IMAGES]: a header background uploaded with progress and alt text i
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
   const progress = await watchProgress(page);
-  const chooser = page.waitForEvent('filechooser');
+  const chooser = choosers.next();
   await picker.getByRole('button', { name: 'Select Image' }).click();
   await (await chooser).setFiles({ name: 'federal-buyers.jpg', mimeType: 'image/jpeg', buffer: await backgroundJpeg() });
   await expect(picker.getByRole('progressbar')).toBeVisible();
@@ -179,6 +181,7 @@ test('[ADMIN][IMAGES]: a failed upload reverts to the previous image; removing a
 });
 
 test('[ADMIN][IMAGES]: the picker works from the keyboard alone', async ({ page, baseURL }) => {
+  const choosers = watchFileChoosers(page);
   const { card, picker } = await editHeader(page);
   // From the subtitle, Tab reaches the picker's controls in reading order.
   await card.getByLabel('Subtitle').focus();
@@ -191,7 +194,7 @@ test('[ADMIN][IMAGES]: the picker works from the keyboard alone', async ({ page,
   expect(focusRing).not.toBe('none');
 
   // Enter on Select Image opens the file chooser.
-  const chooser = page.waitForEvent('filechooser');
+  const chooser = choosers.next();
   await page.keyboard.press('Enter');
   expect((await chooser).isMultiple()).toBe(false);
 
