@@ -84,9 +84,8 @@ export function recordReads<T extends object>(content: T): { content: T; reads()
             return item === undefined ? undefined : wrap(item, [...at, { id: item.id }]);
           }
           if (prop === 'length' || prop === Symbol.iterator) record([...at, { ids: true }]);
-          const v = Reflect.get(t, prop, receiver);
           // Array methods (map, filter, find…) are called on the proxy, so they read through it.
-          return v;
+          return Reflect.get(t, prop, receiver);
         },
         has(t, prop) {
           record([...at, { ids: true }]);
@@ -178,7 +177,7 @@ export function readValue(content: unknown, read: Read): string {
     .digest('base64');
 }
 
-/** Whether a page that made these reads of `before` would read anything different in `after`. */
+/** Whether a page that made these reads of `before` would read anything different in `after` (as a publish decides it). */
 export function readsChanged(reads: Read[], before: unknown, after: unknown): boolean {
-  return reads.some((read) => JSON.stringify(resolve(before, read)) !== JSON.stringify(resolve(after, read)));
+  return reads.some((read) => readValue(before, read) !== readValue(after, read));
 }
