@@ -13,6 +13,7 @@ import { deliverDue, startMailWorker } from './mail/worker';
 import { recordChange } from './content/changes';
 import { publishContent } from './publish/go-live';
 import { startPublisher } from './publish/publisher';
+import { searchIndexIdle } from './publish/search-index';
 import { isServableDocument, servableUpload } from './services/documents';
 import { sendLeadDigest } from './services/lead-digest';
 import { resetStorage } from './storage/storage';
@@ -33,6 +34,7 @@ export const bundleApi = {
   resetEnvCache,
   resetRequestsSettled,
   resetStorage,
+  searchIndexIdle,
   sendLeadDigest,
   servableUpload,
   shareAuthSecret,

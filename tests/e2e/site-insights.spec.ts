@@ -58,3 +58,108 @@ test('[SITE][INSIGHTS] an unpublished article: its card falls back to its fallba
   await cardHref(`/insights/${link.slug}`);
   await visitor.close();
 });
+
+test.describe('[SITE][SEARCH] the insights search box', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('loads nothing until focused; results as one types, announced, by keyboard; axe clean', async ({ page }) => {
+    test.setTimeout(90_000);
+    const searchRequests: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/pagefind/')) searchRequests.push(new URL(r.url()).pathname);
+    });
+    await page.goto('/insights');
+    await page.waitForLoadState('networkidle');
+    expect(searchRequests).toEqual([]);
+
+    const box = page.getByRole('searchbox', { name: 'Search insights' });
+    const loaded = page.waitForRequest((r) => r.url().endsWith('/pagefind/pagefind.js'));
+    await box.focus();
+    await loaded;
+
+    const status = page.getByRole('status');
+    const results = page.getByRole('region', { name: 'Search Results' });
+    await box.pressSequentially('vetting', { delay: 30 });
+    await expect(status).toHaveText('1 article matches “vetting”.');
+    const first = results.getByRole('link', { name: 'Supplier Vetting Best Practices for Federal Buyers' });
+    await expect(first).toHaveAttribute('href', '/insights/supplier-vetting-best-practices');
+    await expect(results.locator('mark').first()).toBeVisible();
+    expect(await axeViolations(page, { wcag: true })).toEqual([]);
+
+    await box.fill('xylophonequartz');
+    await expect(status).toHaveText('No articles match “xylophonequartz”.');
+    await expect(results.getByRole('listitem')).toHaveCount(0);
+
+    await box.fill('');
+    await box.pressSequentially('procurement costs', { delay: 20 });
+    await expect(status).toContainText('match “procurement costs”');
+    await expect(results.getByRole('link', { name: 'Reducing Procurement Costs Without Cutting Corners' })).toBeVisible();
+    // From the box, Tab reaches the first result; Enter opens it.
+    await box.focus();
+    await page.keyboard.press('Tab');
+    await expect(results.getByRole('link').first()).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/insights\/[a-z0-9-]+$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+    // Clearing the box (Escape in a search field) hides the results.
+    await page.goBack();
+    await box.fill('vetting');
+    await expect(status).toHaveText('1 article matches “vetting”.');
+    await box.press('Escape');
+    await expect(results).toBeHidden();
+    await expect(status).toHaveText('');
+  });
+
+  test('on a phone the results fit the screen', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/insights');
+    await page.getByRole('searchbox', { name: 'Search insights' }).fill('federal');
+    await expect(page.getByRole('status')).toContainText('match “federal”');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  test('without the index, the box still filters the articles on the page and says so', async ({ page }) => {
+    await page.route('**/pagefind/**', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto('/insights');
+    await page.getByRole('searchbox', { name: 'Search insights' }).fill('zzqqxx');
+    await expect(page.getByRole('status')).toHaveText('Search is not available right now: showing the matching articles on this page.');
+    await expect(page.getByText('No insights match your search.')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Search Results' })).toBeHidden();
+  });
+});
+
+test('[SITE][SEARCH] an article is found once published, and its title shows as text, never as markup', async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const title = `<img src=x onerror="window.__searchXss=1">Zebrafinch survey ${Date.now().toString(36)}`;
+  const created = await page.request.post('/api/admin/insights', {
+    data: {
+      title,
+      category: 'research',
+      slug: `zebrafinch-${Date.now().toString(36)}`,
+      excerpt: 'A survey of <b>zebrafinch</b> procurement.',
+      content: 'Zebrafinch <script>window.__searchXss=2</script> counts by agency, region and year of award.',
+      readMinutes: 2,
+      authorName: 'Jane Doe',
+      authorTitle: 'Analyst',
+      isPublished: true,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: number };
+  const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });
+  try {
+    const results = visitor.getByRole('region', { name: 'Search Results' });
+    await expect(async () => {
+      await visitor.goto('/insights');
+      await visitor.getByRole('searchbox', { name: 'Search insights' }).fill('zebrafinch');
+      await expect(results.getByRole('link', { name: title })).toBeVisible({ timeout: 2000 });
+    }).toPass({ timeout: 200_000, intervals: [1000, 2000] });
+    await expect(results.locator('img')).toHaveCount(0);
+    await expect(results.locator('script')).toHaveCount(0);
+    expect(await visitor.evaluate(() => (window as { __searchXss?: number }).__searchXss)).toBeUndefined();
+  } finally {
+    await visitor.close();
+    expect((await page.request.delete(`/api/admin/insights/${id}`)).ok()).toBe(true);
+  }
+});

@@ -118,11 +118,12 @@ const entityTag = (body: Buffer) => `"${createHash('sha1').update(body).digest('
 /**
  * A body made at run time (a public API answer, public-api-cache.ts) as a file served like the
  * release's: compressed once here, quickly (brotli 5: a few milliseconds on the first request
- * after a change), with its entity tags and headers.
+ * after a change), with its entity tags and headers. `compress: false` for a body that comes
+ * compressed already.
  */
-export async function memoryFile(body: Buffer, type: string, cacheControl: string, csp?: string): Promise<StaticFile> {
+export async function memoryFile(body: Buffer, type: string, cacheControl: string, csp?: string, compress = true): Promise<StaticFile> {
   const [br, gz] =
-    body.length < 256
+    body.length < 256 || !compress
       ? [undefined, undefined]
       : await Promise.all([
           brotli(body, {
