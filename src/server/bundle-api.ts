@@ -13,7 +13,6 @@ import { deliverDue, startMailWorker } from './mail/worker';
 import { recordChange } from './content/changes';
 import { publishContent } from './publish/go-live';
 import { startPublisher } from './publish/publisher';
-import { searchIndexIdle } from './publish/search-index';
 import { isServableDocument, servableUpload } from './services/documents';
 import { sendLeadDigest } from './services/lead-digest';
 import { resetStorage } from './storage/storage';
@@ -34,7 +33,6 @@ export const bundleApi = {
   resetEnvCache,
   resetRequestsSettled,
   resetStorage,
-  searchIndexIdle,
   sendLeadDigest,
   servableUpload,
   shareAuthSecret,

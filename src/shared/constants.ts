@@ -118,6 +118,8 @@ export const LIMITS = {
   insightSummaryMin: 10,
   insightSummaryMax: 200,
   insightContentMin: 50,
+  /** What a visitor may type in the insights search box. */
+  insightSearchMax: 100,
   insightReadMinutesDefault: 5,
   insightListReadMin: 3,
   wordsPerMinuteChars: 200,

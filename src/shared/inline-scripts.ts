@@ -44,39 +44,24 @@ document.querySelectorAll('button[data-missing]').forEach(function (b) {
 `;
 
 /**
- * The insights search: Pagefind's script and index (served from our origin at /pagefind/) load
- * when the box is first focused, never before; results show as one types, and a status line says
- * how many matched (a live region, so a screen reader hears it). Results are built as text nodes:
- * nothing from an article is parsed as HTML. Without the index (a site not yet indexed), the box
- * filters the cards on the page, as it did before search existed.
+ * The insights search box asks the server (GET /api/insights/search) as one types, a moment after
+ * the last key, and shows the articles it answers; a status line says how many matched (a live
+ * region, so a screen reader hears it). Results are built as text nodes: nothing of an article is
+ * parsed as HTML. When the server cannot be reached, the box filters the cards on the page.
  */
 export const INSIGHT_SEARCH_SCRIPT = `
 (function () {
   var form = document.getElementById('insight-search-form'), input = document.getElementById('insight-search');
   var status = document.getElementById('search-status'), box = document.getElementById('search-results'), list = document.getElementById('search-list');
   var empty = document.getElementById('search-empty'), cards = document.querySelectorAll('[data-insight-card]');
-  var SHOWN = 10, engine, seq = 0;
-  function load() {
-    engine = engine || import('/pagefind/pagefind.js').then(function (pf) {
-      return pf.options({ excerptLength: 28, excerptEllipsis: '\u2026' }).then(function () { return pf.init(); }).then(function () { return pf; });
-    });
-    return engine;
-  }
+  var timer, pending;
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text) e.textContent = text; return e; }
-  function excerpt(text) {
-    var p = el('p', 'mt-2'), on = false;
-    text.split(/(<\\/?mark>)/).forEach(function (part) {
-      if (part === '<mark>' || part === '</mark>') { on = part === '<mark>'; return; }
-      if (part) p.appendChild(on ? el('mark', '', part) : document.createTextNode(part));
-    });
-    return p;
-  }
-  function result(d) {
-    var li = el('li', 'card'), h = el('h3', 'text-lg font-semibold'), a = el('a', 'link', (d.meta && d.meta.title) || d.url);
-    a.href = d.url; h.appendChild(a); li.appendChild(h);
-    var about = [d.meta && d.meta.date, d.meta && d.meta.category].filter(Boolean).join(' · ');
-    if (about) li.appendChild(el('p', 'mt-1 text-sm text-muted', about));
-    li.appendChild(excerpt(d.excerpt || ''));
+  function result(r) {
+    var li = el('li', 'card'), h = el('h3', 'text-lg font-semibold'), a = el('a', 'link', r.title), p = el('p', 'mt-2');
+    a.href = r.path; h.appendChild(a); li.appendChild(h);
+    li.appendChild(el('p', 'mt-1 text-sm text-muted', [r.date, r.category].filter(Boolean).join(' \u00b7 ')));
+    r.excerpt.forEach(function (part) { p.appendChild(part.mark ? el('mark', '', part.text) : document.createTextNode(part.text)); });
+    li.appendChild(p);
     return li;
   }
   function filterPage(q) {
@@ -84,28 +69,30 @@ export const INSIGHT_SEARCH_SCRIPT = `
     cards.forEach(function (c) { var hit = !q || c.textContent.toLowerCase().indexOf(q.toLowerCase()) !== -1; (c.closest('li') || c.parentElement).hidden = !hit; if (hit) shown++; });
     if (empty) empty.hidden = shown > 0 || !q;
   }
-  function show(q, total, items) {
-    list.replaceChildren.apply(list, items.map(result));
-    box.hidden = false;
-    var what = total === 1 ? '1 article matches' : total + ' articles match';
-    status.textContent = total === 0 ? 'No articles match \u201c' + q + '\u201d.' : what + ' \u201c' + q + '\u201d' + (total > items.length ? '; the ' + items.length + ' best are shown.' : '.');
+  function show(q, found) {
+    list.replaceChildren.apply(list, found.results.map(result));
+    box.hidden = found.results.length === 0;
+    var n = found.total, what = n === 1 ? '1 article matches' : n + ' articles match';
+    status.textContent = n === 0 ? 'No articles match \u201c' + q + '\u201d.' : what + ' \u201c' + q + '\u201d' + (n > found.results.length ? '; the ' + found.results.length + ' best are shown.' : '.');
   }
   function run() {
-    var q = input.value.trim(), n = ++seq;
+    var q = input.value.trim();
+    clearTimeout(timer);
+    if (pending) pending.abort();
     if (!q) { box.hidden = true; list.replaceChildren(); status.textContent = ''; filterPage(''); return; }
-    load().then(function (pf) { return pf.debouncedSearch(q, {}, 120); }).then(function (search) {
-      if (!search || n !== seq) return;
-      return Promise.all(search.results.slice(0, SHOWN).map(function (r) { return r.data(); })).then(function (items) {
-        if (n === seq) show(q, search.results.length, items);
-      });
-    }).catch(function () {
-      if (n !== seq) return;
-      box.hidden = true;
-      filterPage(q);
-      status.textContent = 'Search is not available right now: showing the matching articles on this page.';
-    });
+    timer = setTimeout(function () {
+      var ask = pending = new AbortController();
+      fetch('/api/insights/search?q=' + encodeURIComponent(q), { signal: ask.signal, headers: { accept: 'application/json' } })
+        .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
+        .then(function (found) { filterPage(''); show(q, found); })
+        .catch(function () {
+          if (ask.signal.aborted) return;
+          box.hidden = true;
+          filterPage(q);
+          status.textContent = 'Search is not available right now: showing the matching articles on this page.';
+        });
+    }, 150);
   }
-  input.addEventListener('focus', function () { load().catch(function () {}); }, { once: true });
   input.addEventListener('input', run);
   form.addEventListener('submit', function (e) { e.preventDefault(); run(); });
 })();

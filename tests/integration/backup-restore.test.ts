@@ -35,7 +35,8 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
   const tables: string[] = [];
   for (const stmt of text
     .split('--> statement-breakpoint')
-    .map((x) => x.trim())
+    // A statement's own comment lines go.
+    .map((x) => x.replace(/^(\s*--[^\n]*\n)+/, '').trim())
     .filter(Boolean)) {
     const created = /^CREATE TABLE "(\w+)"/.exec(stmt);
     const added = /^ALTER TABLE "(\w+)" ADD COLUMN "(\w+)"/.exec(stmt);
@@ -47,6 +48,8 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     const trigger = /^CREATE (?:CONSTRAINT )?TRIGGER "(\w+)" [\s\S]*? ON "(\w+)"/.exec(stmt);
     // Rows put into a table the migration creates go with the table.
     const seeded = /^INSERT INTO "(\w+)"/.exec(stmt);
+    // A constraint of a table the migration creates goes with the table.
+    const constrained = /^ALTER TABLE "(\w+)" ADD CONSTRAINT/.exec(stmt);
     if (created) {
       tables.push(created[1]!);
       statements.push(`drop table "${created[1]}" cascade`);
@@ -57,6 +60,7 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     else if (fn) statements.push(`drop function if exists "${fn[1]}"() cascade`);
     else if (trigger) statements.push(`drop trigger if exists "${trigger[1]}" on "${trigger[2]}"`);
     else if (seeded && tables.includes(seeded[1]!)) continue;
+    else if (constrained && tables.includes(constrained[1]!)) continue;
     else throw new Error(`undo by hand: ${stmt.slice(0, 80)}`);
   }
   return { statements: statements.reverse(), tables };

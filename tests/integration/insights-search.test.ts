@@ -1,27 +1,30 @@
 /**
- * The insights search (Pagefind): the server indexes the published insights after each publish
- * that changes one, once the pages are live, and serves the index at /pagefind/. Searched here as
- * a browser searches: the site's own pagefind.js on the site's own index files, over HTTP.
+ * The insights search box's endpoint (GET /api/insights/search): PostgreSQL full-text search over
+ * the published insights, ranked, with the matched words marked in an excerpt, and only articles
+ * whose page is live on this server. Bad input is a 400 with a message or simply no match, never
+ * a 500.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headerContent } from '#server/db/schema/index.ts';
+import { insights } from '#server/db/schema/index.ts';
 import type { Publisher } from '#server/publish/publisher.ts';
+import { LIMITS } from '#shared/constants.ts';
 import { bundleApi } from '../helpers/bundle';
-import { searchSite } from '../helpers/site-search';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 
-const { liveSite, recordChange, searchIndexIdle, startPublisher } = bundleApi;
+const { liveSite, startPublisher } = bundleApi;
 
 const releases = `.releases-test-${process.pid}`;
 process.env.RELEASES_DIR = releases;
-const searchDir = path.join(releases, 'search');
 
 let server: TestServer;
 let cookie: string;
 let publisher: Publisher;
+
+interface Found {
+  total: number;
+  results: { path: string; title: string; date: string | null; category: string; excerpt: { text: string; mark?: true }[] }[];
+}
 
 const article = {
   title: 'Thermal Imaging Cameras for Border Stations',
@@ -35,44 +38,34 @@ const article = {
   tags: 'cameras',
 };
 
+async function search(q: string): Promise<Found> {
+  const res = await server.request(`/api/insights/search?q=${encodeURIComponent(q)}`);
+  expect(res.status, `search ${q}: ${res.status}`).toBe(200);
+  return (await res.json()) as Found;
+}
+const paths = async (q: string) => (await search(q)).results.map((r) => r.path);
+
 async function api(method: string, pathname: string, json?: unknown) {
   const res = await server.request(pathname, { method, cookie, ...(json !== undefined ? { json } : {}) });
   expect(res.status, `${method} ${pathname}: ${res.status}`).toBeLessThan(300);
   return (await res.json()) as { id: number; version: number };
 }
 
-async function settled() {
-  for (const until = Date.now() + 120_000; Date.now() < until;) {
-    const res = await server.request('/api/admin/publish/status', { cookie });
-    const { state } = (await res.json()) as { state: string };
-    if (state === 'idle' || state === 'failed') return searchIndexIdle();
+/** Polls until the search for `q` satisfies `done`; every article it returns meanwhile must have its page live. */
+async function searchUntil(q: string, done: (paths: string[]) => boolean) {
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
+    const found = await paths(q);
+    for (const p of found) expect((await server.request(p)).status, `${p} was found`).toBe(200);
+    if (done(found)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('publishing did not settle');
+  throw new Error(`the search for ${q} never settled`);
 }
-
-/**
- * Polls until the search for `term` satisfies `done`. Each page it finds must
- * already be live, unless `pageMayBeGone` (an index may lag the pages, as when a page was just removed, but never lead).
- */
-async function searchUntil(term: string, done: (paths: string[]) => boolean, opts = { pageMayBeGone: false }) {
-  for (const until = Date.now() + 60_000; Date.now() < until;) {
-    const found = await searchSite(server.url, term);
-    if (!opts.pageMayBeGone) for (const f of found) expect((await server.request(f.path)).status, `${f.path} is in the index`).toBe(200);
-    if (done(found.map((f) => f.path))) return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the search for ${term} never settled`);
-}
-
-const indexes = () => fs.readdirSync(searchDir).sort();
-const currentIndex = () => fs.readlinkSync(path.join(searchDir, 'current'));
 
 beforeAll(async () => {
   server = await startTestServer({ site: liveSite });
   cookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
   publisher = await startPublisher({ debounceMs: 100, pollMs: 0 });
-  await searchIndexIdle();
 }, 300_000);
 
 afterAll(async () => {
@@ -81,91 +74,103 @@ afterAll(async () => {
   fs.rmSync(releases, { recursive: true, force: true });
 });
 
-describe('[SITE][SEARCH] the insights search', { timeout: 180_000 }, () => {
-  it('at start the published insights are indexed: found by a word of their text, and by their title', async () => {
-    const byText = await searchSite(server.url, 'exclusions');
-    expect(byText.map((f) => f.path)).toContain('/insights/supplier-vetting-best-practices');
-    const byTitle = await searchSite(server.url, 'vetting');
-    expect(byTitle[0]).toMatchObject({
+describe('[SITE][SEARCH] GET /api/insights/search', { timeout: 180_000 }, () => {
+  it('finds the published insights by a word of their text or title, in any form of the word, best match first', async () => {
+    expect(await paths('exclusions')).toEqual(['/insights/supplier-vetting-best-practices']);
+    // Stemmed: "vetted" and "vetting" are the same word; the title's match ranks first.
+    const vetted = await search('vetted suppliers');
+    expect(vetted.results[0]).toMatchObject({
       path: '/insights/supplier-vetting-best-practices',
       title: 'Supplier Vetting Best Practices for Federal Buyers',
+      category: 'Expert Advice',
+      date: 'October 20, 2025',
     });
-    expect(await searchSite(server.url, 'xylophonequartz')).toEqual([]);
+    // Every word must be there.
+    expect(await search('exclusions closeout')).toEqual({ total: 0, results: [] });
+    // As one types: the last word is also a prefix.
+    expect(await paths('exclus')).toEqual(['/insights/supplier-vetting-best-practices']);
+    expect(await search('xylophonequartz')).toEqual({ total: 0, results: [] });
   });
 
-  it('a draft is not found; once published it is, never before its page is live; its excerpt marks the word', async () => {
+  it('marks the matched words in a short excerpt of the article', async () => {
+    const [first] = (await search('exclusions')).results;
+    const marked = first!.excerpt.filter((p) => p.mark).map((p) => p.text.toLowerCase());
+    expect(marked).toContain('exclusions');
+    const text = first!.excerpt.map((p) => p.text).join('');
+    expect(text.split(/\s+/).length).toBeLessThanOrEqual(40);
+    expect(text.includes('\u0001') || text.includes('\u0002')).toBe(false);
+  });
+
+  it('a draft is not found; once published it is, never before its page is live; an edit is found by its new words; unpublished, it is gone', async () => {
     const { id, version } = await api('POST', '/api/admin/insights', article);
-    await settled();
-    expect(await searchSite(server.url, 'quokkascope')).toEqual([]);
-    await api('PATCH', `/api/admin/insights/${id}`, { isPublished: true, version });
-    const [found] = await searchUntil('quokkascope', (paths) => paths.length > 0);
-    expect(found).toMatchObject({ path: `/insights/${article.slug}`, title: article.title });
-    expect(found!.excerpt).toContain('<mark>quokkascope</mark>');
-  });
+    expect(await paths('quokkascope')).toEqual([]);
+    const published = await api('PATCH', `/api/admin/insights/${id}`, { isPublished: true, version });
+    await searchUntil('quokkascope', (p) => p.length === 1);
+    expect(await paths('quokkascope')).toEqual([`/insights/${article.slug}`]);
 
-  it('an edit is found by its new words and no longer by the old; an unpublished article leaves the index', async () => {
-    const list = (await (await server.request('/api/admin/insights', { cookie })).json()) as {
-      id: number;
-      slug: string;
-      version: number;
-    }[];
-    const mine = list.find((i) => i.slug === article.slug)!;
-    const entry = async () =>
-      (await (await server.request('/pagefind/pagefind-entry.json')).json()) as { languages: { en: { hash: string } } };
-    const before = (await entry()).languages.en.hash;
-    const edited = await api('PATCH', `/api/admin/insights/${mine.id}`, {
-      content: 'Ruggedised wombatlens housings matter more than resolution.',
-      version: mine.version,
+    const edited = await api('PATCH', `/api/admin/insights/${id}`, {
+      content: 'Ruggedised wombatlens housings matter more than resolution in the desert.',
+      version: published.version,
     });
-    await searchUntil('wombatlens', (paths) => paths.includes(`/insights/${article.slug}`));
-    expect(await searchSite(server.url, 'quokkascope')).toEqual([]);
-    // A page that read the entry file before the swap still gets the chunks it names.
-    expect((await entry()).languages.en.hash).not.toBe(before);
-    expect((await server.request(`/pagefind/pagefind.${before}.pf_meta`)).status).toBe(200);
-    await api('PATCH', `/api/admin/insights/${mine.id}`, { isPublished: false, publicationDate: null, version: edited.version });
-    // The page goes first; the index follows (until then it may still list the page).
-    await searchUntil('wombatlens', (paths) => paths.length === 0, { pageMayBeGone: true });
-    expect((await server.request(`/insights/${article.slug}`)).status).toBe(404);
+    expect(await paths('wombatlens')).toEqual([`/insights/${article.slug}`]);
+    expect(await paths('quokkascope')).toEqual([]);
+    await api('PATCH', `/api/admin/insights/${id}`, { isPublished: false, publicationDate: null, version: edited.version });
+    expect(await paths('wombatlens')).toEqual([]);
   });
 
-  it('a publish that changes no insight indexes nothing again', async () => {
-    await settled();
-    const before = {
-      current: currentIndex(),
-      dirs: indexes(),
-      entry: await (await server.request('/pagefind/pagefind-entry.json')).text(),
-    };
-    await server.db.update(headerContent).set({ title: 'Search Test Title' }).where(eq(headerContent.isActive, true));
-    await recordChange({ kind: 'header', id: 1, action: 'updated' });
-    // The header is live everywhere…
-    for (const until = Date.now() + 60_000; !(await (await server.request('/')).text()).includes('Search Test Title');) {
-      if (Date.now() > until) throw new Error('the header never went live');
-      await new Promise((r) => setTimeout(r, 100));
+  it('counts every match and returns the 10 best', async () => {
+    const rows = Array.from({ length: 14 }, (_, n) => ({
+      title: `Pangolin note ${n + 1}`,
+      slug: `pangolin-note-${n + 1}`,
+      excerpt: 'A short note for the search test.',
+      content: 'Pangolin scales and procurement of protective gear for field teams, one more note in a long series.',
+      authorName: 'Jane Doe',
+      authorTitle: 'Principal',
+      isPublished: true,
+      publicationDate: new Date(Date.UTC(2026, 0, n + 1)),
+    }));
+    await server.db.insert(insights).values(rows);
+    // Inserted without a publish: no page is live, so nothing is returned yet.
+    expect(await search('pangolin')).toEqual({ total: 0, results: [] });
+    await api('POST', '/api/admin/publish', {});
+    await searchUntil('pangolin', (p) => p.length === 10);
+    const found = await search('pangolin');
+    expect(found.total).toBe(14);
+    // Equally good matches: the newest first.
+    expect(found.results[0]!.title).toBe('Pangolin note 14');
+  });
+
+  it('takes what a visitor types as words: quotes, operators and SQL are no syntax; too long is a 400 with a message', async () => {
+    for (const q of ['', '   ', '"&|!:*()<>', "'; drop table insight; --", 'a & ! b', '\\', 'procurement:* | !x']) {
+      const res = await server.request(`/api/insights/search?q=${encodeURIComponent(q)}`);
+      expect(res.status, q).toBe(200);
+      await res.json();
     }
-    await settled();
-    // …and the index is the one before, untouched.
-    expect({
-      current: currentIndex(),
-      dirs: indexes(),
-      entry: await (await server.request('/pagefind/pagefind-entry.json')).text(),
-    }).toEqual(before);
+    expect((await server.request('/api/insights/search')).status).toBe(200);
+    expect(await paths("exclusions'; --")).toEqual(['/insights/supplier-vetting-best-practices']);
+    const long = await server.request(`/api/insights/search?q=${'a'.repeat(LIMITS.insightSearchMax + 1)}`);
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ message: `Search for at most ${LIMITS.insightSearchMax} characters` });
+    expect((await server.db.select({ id: insights.id }).from(insights)).length).toBeGreaterThan(3);
   });
 
-  it('is served from our origin with the right types and caching; only the insights pages may run its WebAssembly', async () => {
-    const js = await server.request('/pagefind/pagefind.js');
-    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(js.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
-    const entry = (await (await server.request('/pagefind/pagefind-entry.json')).json()) as {
-      languages: Record<string, { hash: string; page_count: number }>;
-    };
-    expect(entry.languages.en?.page_count).toBe(3);
-    const meta = await server.request(`/pagefind/pagefind.${entry.languages.en!.hash}.pf_meta`);
-    expect(meta.status).toBe(200);
-    expect(meta.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    // Pagefind's own interface files are not served: the page has its own.
-    expect((await server.request('/pagefind/pagefind-ui.js')).status).toBe(404);
-    const csp = async (p: string) => (await server.request(p)).headers.get('content-security-policy') ?? '';
-    expect(await csp('/insights')).toMatch(/script-src 'self' [^;]*'wasm-unsafe-eval'/);
-    for (const p of ['/', '/about', `/insights/supplier-vetting-best-practices`]) expect(await csp(p), p).not.toContain('wasm');
+  it('answers JSON that no cache keeps, with the API’s CSP; an article’s markup comes back as data', async () => {
+    const { id, version } = await api('POST', '/api/admin/insights', {
+      ...article,
+      slug: 'markup-in-title',
+      title: '<img src=x onerror=alert(1)> Narwhal buying guide',
+      content: 'Narwhal <script>alert(2)</script> tusks are not a federal supply item, and never were, in any year.',
+    });
+    await api('PATCH', `/api/admin/insights/${id}`, { isPublished: true, version });
+    await searchUntil('narwhal', (p) => p.length === 1);
+    const res = await server.request('/api/insights/search?q=narwhal');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    const [found] = ((await res.json()) as Found).results;
+    expect(found!.title).toBe('<img src=x onerror=alert(1)> Narwhal buying guide');
+    // The excerpt is words of the text (the search's parser leaves tag-like runs out), as plain strings.
+    expect(found!.excerpt.map((p) => p.text).join('')).toContain('Narwhal');
+    expect(found!.excerpt.every((p) => typeof p.text === 'string')).toBe(true);
   });
 });

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteContent } from '#server/content/site-content.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
 import { expectedFiles } from '#server/content/routes.ts';
-import { searchIndexFiles, searchRecords } from '#server/publish/search-index.ts';
 import { seededContent } from './helpers/db';
 
 const RELEASES = `.releases-test-${process.pid}`;
@@ -91,14 +90,5 @@ describe('[PUBLISH][STATIC] render on publish and `npm run build:static` agree',
     const assets = async (dir: string) =>
       (await fs.readdir(path.join(dir, '_astro'))).filter((f) => !f.endsWith('.br') && !f.endsWith('.gz')).sort();
     expect(await assets(rendered)).toEqual(await assets(staticClient));
-  });
-
-  it('carry the same search index: the files the server makes after a publish of that content', async () => {
-    const served = await searchIndexFiles(searchRecords(content));
-    const dir = path.join(staticClient, 'pagefind');
-    const written = (await fs.readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
-    expect(written.map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort()).toEqual([...served.keys()].sort());
-    for (const [rel, body] of served) expect(Buffer.compare(await fs.readFile(path.join(dir, rel)), Buffer.from(body)), rel).toBe(0);
-    expect(served.has('pagefind-entry.json')).toBe(true);
   });
 });

@@ -41,23 +41,15 @@ describe('[PUBLISH] releases on disk', () => {
       for (const id of ['20260101000001-a', '20260101000002-b', '20260101000003-c', '20260101000004-d', '20260101000005-e']) {
         fs.mkdirSync(path.join(releasesDir(), id, 'client'), { recursive: true });
       }
-      // The search index lives beside the releases and is pruned by its own rules.
-      fs.mkdirSync(path.join(releasesDir(), 'search', 'abc', 'pagefind'), { recursive: true });
       await activateRelease('20260101000001-a');
       await activateRelease('20260101000002-b');
       expect(fs.readlinkSync(path.join(releasesDir(), 'current'))).toBe('20260101000002-b');
       await pruneReleases(60_000, 2);
-      expect(fs.readdirSync(releasesDir()).filter((n) => !n.startsWith('current')).length).toBe(6);
+      expect(fs.readdirSync(releasesDir()).filter((n) => !n.startsWith('current')).length).toBe(5);
       const old = new Date(Date.now() - 120_000);
       for (const n of fs.readdirSync(releasesDir())) if (n !== 'current') fs.utimesSync(path.join(releasesDir(), n), old, old);
       await pruneReleases(60_000, 2);
-      expect(fs.readdirSync(releasesDir()).sort()).toEqual([
-        '20260101000002-b',
-        '20260101000004-d',
-        '20260101000005-e',
-        'current',
-        'search',
-      ]);
+      expect(fs.readdirSync(releasesDir()).sort()).toEqual(['20260101000002-b', '20260101000004-d', '20260101000005-e', 'current']);
     } finally {
       delete process.env.RELEASES_DIR;
     }

@@ -7,7 +7,6 @@ import { log } from '../log';
 import { liveRelease, type ReleaseInfo } from '../web/live-site';
 import { heartbeat, leave, newestVersion, recordVersion, VERSION_CHANNEL, versionContent, type ContentVersion } from './fleet';
 import { goLive, publishContent } from './go-live';
-import { refreshSearchIndex } from './search-index';
 import { codeVersion, contentHash, readRelease, type BuildOptions } from './releases';
 
 /*
@@ -80,9 +79,6 @@ export async function startFollower(handle: DbHandle, opts: FollowerOptions): Pr
     if (shared && shared.contentHash === v.contentHash && shared.codeVersion === (await codeVersion())) {
       await goLive(shared);
       log.info('following the release another instance built', { version: v.id, release: shared.id });
-      // Its search index too (on the shared directory, already made unless that instance is still at it).
-      const content = await versionContent(db, v.id);
-      if (content) void refreshSearchIndex(content);
       return true;
     }
     const content = await versionContent(db, v.id);

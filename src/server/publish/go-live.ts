@@ -2,7 +2,6 @@ import { snapshotContent, type SiteContent } from '../content/site-content';
 import type { Db } from '../db/client';
 import { log } from '../log';
 import { writeNginxCspMap } from './nginx-csp';
-import { refreshSearchIndex } from './search-index';
 import { liveRelease, liveSite, serveRelease, type ReleaseInfo } from '../web/live-site';
 import { loadStaticSite } from '../web/static-site';
 import {
@@ -46,8 +45,6 @@ export async function publishContent(content: SiteContent, opts: BuildOptions = 
     pages: info.pages,
   });
   pruneReleases().catch((err) => log.warn('pruning old releases failed', { err }));
-  // After the pages are live: the index may lag them, never lead.
-  void refreshSearchIndex(content);
   return info;
 }
 
@@ -63,7 +60,6 @@ export async function ensureRelease(db: Db, opts: BuildOptions = {}): Promise<{ 
     try {
       await goLive(current);
       log.info('serving existing release', { release: current.id });
-      void refreshSearchIndex(content);
       return { info: current, built: false };
     } catch (err) {
       log.warn('current release unreadable; rebuilding', { err });
@@ -76,7 +72,6 @@ export async function ensureRelease(db: Db, opts: BuildOptions = {}): Promise<{ 
     // A failed build with a release still on disk: serve that one rather than nothing.
     if (!current) throw err;
     await goLive(current);
-    void refreshSearchIndex();
     log.error('building the pages failed; serving the previous release', { release: current.id, err });
     return { info: current, built: false, error: err as Error };
   }

@@ -10,7 +10,6 @@ import { startFollower } from './follower';
 import { ensureRelease } from './go-live';
 import { claim, enqueue, fail, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
 import type { Builder } from './render';
-import { searchIndexIdle } from './search-index';
 import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook';
 
 /*
@@ -211,7 +210,6 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       if (current === publisher) current = undefined;
       await running;
       await follower.stop();
-      await searchIndexIdle();
     },
   };
   // The footer shows the current year: the pages are rebuilt when it turns. (A server started in a

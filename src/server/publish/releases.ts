@@ -67,9 +67,6 @@ export async function currentRelease(): Promise<ReleaseInfo | null> {
  */
 const PAGE_BROTLI_QUALITY = 9;
 
-/** A release directory's name (newReleaseId); the releases directory also holds the search index. */
-const RELEASE_ID = /^\d{14}-[0-9a-f]+$/;
-
 function newReleaseId(): string {
   return `${new Date()
     .toISOString()
@@ -144,7 +141,7 @@ export async function pruneReleases(graceMs = 10 * 60 * 1000, keep = 2): Promise
   const current = await fs.readlink(path.join(releasesDir(), 'current')).catch(() => undefined);
   const entries = await fs.readdir(releasesDir(), { withFileTypes: true }).catch(() => []);
   const dirs = entries
-    .filter((e) => e.isDirectory() && RELEASE_ID.test(e.name) && e.name !== current)
+    .filter((e) => e.isDirectory() && e.name !== current)
     .map((e) => e.name)
     .sort()
     .reverse();

@@ -27,12 +27,8 @@ type State = {
   release: ReleaseInfo | null;
   /** Assets no longer in the live release → when they left it. */
   retired: Map<string, { file: StaticFile; since: number }>;
-  /** The search index's files served (`/pagefind/…`), which live beside the releases, not in them. */
-  search: StaticMap;
-  /** Of which the newest index's own. */
-  searchLatest: StaticMap;
 };
-const live: State = { map: new Map(), release: null, retired: new Map(), search: new Map(), searchLatest: new Map() };
+const live: State = { map: new Map(), release: null, retired: new Map() };
 
 export function liveSite(): StaticMap {
   return live.map;
@@ -52,24 +48,7 @@ export function serveRelease(info: ReleaseInfo, files: StaticMap): void {
     if (files.has(key) || now - since > ASSET_GRACE_MS) live.retired.delete(key);
     else files.set(key, file);
   }
-  for (const [key, file] of live.search) files.set(key, file);
   live.map = files;
   live.release = info;
   contentChanged();
-}
-
-/**
- * Makes `files` the search index served at `/pagefind/`, in place of the previous one, from the
- * next request on. The previous index's chunks stay until the next swap: a page that read the
- * previous entry file just before may still ask for them.
- */
-export function serveSearchIndex(files: StaticMap): void {
-  const served = new Map(files);
-  for (const [key, file] of live.searchLatest) if (key.includes('.pf_') && !served.has(key)) served.set(key, file);
-  const map = new Map(live.map);
-  for (const key of live.search.keys()) map.delete(key);
-  for (const [key, file] of served) map.set(key, file);
-  live.search = served;
-  live.searchLatest = files;
-  live.map = map;
 }

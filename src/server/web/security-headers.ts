@@ -50,20 +50,14 @@ export function inlineScriptHashes(html: string): string[] {
   ];
 }
 
-/** The inline script whose page runs WebAssembly (the insights search loads Pagefind's on focus). */
-const RUNS_WASM = sha256(INSIGHT_SEARCH_SCRIPT);
-
 /**
  * The CSP of an HTML page: scripts only from our origin or the exact inline scripts the build
  * produced (so an injected inline script does not run), nothing framed, nothing fetched elsewhere.
- * A page with the search box may also compile WebAssembly ('wasm-unsafe-eval', which allows no
- * JavaScript eval); no other page may.
  */
 export function htmlCsp(scriptHashes: string[]): string {
-  const wasm = scriptHashes.includes(RUNS_WASM) ? ["'wasm-unsafe-eval'"] : [];
   return [
     "default-src 'self'",
-    ["script-src 'self'", ...scriptHashes, ...wasm].join(' '),
+    `script-src 'self' ${scriptHashes.join(' ')}`.trim(),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "font-src 'self'",

@@ -118,12 +118,11 @@ const entityTag = (body: Buffer) => `"${createHash('sha1').update(body).digest('
 /**
  * A body made at run time (a public API answer, public-api-cache.ts) as a file served like the
  * release's: compressed once here, quickly (brotli 5: a few milliseconds on the first request
- * after a change), with its entity tags and headers. `compress: false` for a body that comes
- * compressed already.
+ * after a change), with its entity tags and headers.
  */
-export async function memoryFile(body: Buffer, type: string, cacheControl: string, csp?: string, compress = true): Promise<StaticFile> {
+export async function memoryFile(body: Buffer, type: string, cacheControl: string, csp?: string): Promise<StaticFile> {
   const [br, gz] =
-    body.length < 256 || !compress
+    body.length < 256
       ? [undefined, undefined]
       : await Promise.all([
           brotli(body, {

@@ -66,3 +66,10 @@ export const insightSchema = z.object({
 });
 
 export const insightPatchSchema = patchSchema(insightSchema);
+
+/** The insights search box (GET /api/insights/search?q=): what a visitor typed. */
+export const insightSearchSchema = z.object({
+  q: z
+    .string({ error: 'Type what to search for' })
+    .max(LIMITS.insightSearchMax, `Search for at most ${LIMITS.insightSearchMax} characters`),
+});

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, serial, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, customType, index, integer, pgTable, serial, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { timestamps, version } from './columns';
 import { insightCategory } from './enums';
 
@@ -38,3 +38,24 @@ export const insights = pgTable(
   ],
 );
 export type Insight = typeof insights.$inferSelect;
+
+/** PostgreSQL's full-text document type. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * The insights search's document of each insight (services/insight-search.ts): its title
+ * (weight A), summary (B), text and author (C), English-stemmed. Kept by the database itself: a
+ * trigger on `insight` writes it on every insert and on every update of those fields (migration
+ * 0008), so it is current the moment a save commits. A table of its own, so that the rows every
+ * other query reads do not carry it.
+ */
+export const insightSearch = pgTable(
+  'insight_search',
+  {
+    insightId: integer('insight_id')
+      .primaryKey()
+      .references(() => insights.id, { onDelete: 'cascade' }),
+    document: tsvector('document').notNull(),
+  },
+  (t) => [index('insight_search_document_idx').using('gin', t.document)],
+);

@@ -1,0 +1,31 @@
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json } from '#server/http.ts';
+import { searchInsights } from '#server/services/insight-search.ts';
+import { liveRelease, liveSite } from '#server/web/live-site.ts';
+import { categoryLabel, formatLongDate } from '#lib/format.ts';
+import { insightSearchSchema } from '#shared/schemas/insight.ts';
+
+export const prerender = false;
+
+/**
+ * The insights search box: the published insights matching `q`, best first, as the results list
+ * shows them. Only articles whose page is live on this server are returned, so a result never
+ * opens a page that is still being published (docs/decisions/013-insights-search.md).
+ */
+export const GET = defineHandler(async ({ url }) => {
+  const { q } = insightSearchSchema.parse({ q: url.searchParams.get('q') ?? '' });
+  const served = liveRelease() ? liveSite() : undefined;
+  const { total, results } = await searchInsights(await getDb(), q, {
+    visible: served ? (slug) => served.has(`/insights/${slug}.html`) : undefined,
+  });
+  return json({
+    total,
+    results: results.map((r) => ({
+      path: `/insights/${r.slug}`,
+      title: r.title,
+      date: formatLongDate(r.publicationDate ?? r.createdAt),
+      category: categoryLabel(r.category),
+      excerpt: r.excerpt,
+    })),
+  });
+});
