@@ -17,7 +17,7 @@ export const STARTING_COMPANY: Company = {
   description: SITE.description,
   uei: null,
   cageCode: null,
-  setAside: 'Woman-Owned Small Business (WOSB)',
+  setAside: 'WOSB / Small Business',
   samActive: false,
   samExpiresOn: null,
   certifications: [],
@@ -31,4 +31,18 @@ export const STARTING_COMPANY: Company = {
 /** The company of a content snapshot; the starting profile when the snapshot has none. */
 export function companyOf(content: { company?: Company | null }): Company {
   return content.company ?? STARTING_COMPANY;
+}
+
+/** A yyyy-mm-dd date as buyers read it ('May 1, 2027'). */
+function formatDay(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+}
+
+/**
+ * What the site says of the SAM registration: nothing unless the owner marked it active; with the
+ * renewal date she entered, if any (the back office warns her as it nears).
+ */
+export function samStatus(company: Company): { through: string | null } | null {
+  if (!company.samActive) return null;
+  return { through: company.samExpiresOn ? formatDay(company.samExpiresOn) : null };
 }

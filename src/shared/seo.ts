@@ -1,4 +1,4 @@
-import type { Company } from './company';
+import { samStatus, type Company } from './company';
 import { isPlaceholderEmail, isPlaceholderPhone } from './placeholders';
 
 const DEFAULT_SITE = 'http://localhost:4321';
@@ -31,12 +31,45 @@ export function publicContact(
   };
 }
 
-/** Organization JSON-LD with the registrations buyers search for (NAICS, UEI, CAGE), only those set. */
-export function organizationJsonLd(company: Company, site: URL | string | undefined = DEFAULT_SITE, contact: Partial<PublicContact> = {}) {
+/** What the JSON-LD reads of the documents (the active capability statement is offered). */
+interface DocumentLink {
+  category: string;
+  isActive: boolean;
+  filePath: string | null;
+}
+
+/**
+ * Organization JSON-LD with what buyers check (NAICS, UEI, CAGE, set-aside, SAM registration, the
+ * capability statement), only those set: the same facts the home page's registrations strip shows.
+ */
+export function organizationJsonLd(
+  company: Company,
+  site: URL | string | undefined = DEFAULT_SITE,
+  contact: Partial<PublicContact> = {},
+  documents: DocumentLink[] = [],
+) {
   const identifiers = [
     ...(company.uei ? [{ '@type': 'PropertyValue', propertyID: 'UEI', value: company.uei }] : []),
     ...(company.cageCode ? [{ '@type': 'PropertyValue', propertyID: 'CAGE', value: company.cageCode }] : []),
   ];
+  const sam = samStatus(company);
+  const credentials = [
+    ...(company.setAside
+      ? [{ '@type': 'EducationalOccupationalCredential', credentialCategory: 'Set-aside eligibility', name: company.setAside }]
+      : []),
+    ...(sam
+      ? [
+          {
+            '@type': 'EducationalOccupationalCredential',
+            credentialCategory: 'Registration',
+            name: 'Active SAM registration',
+            recognizedBy: { '@type': 'Organization', name: 'System for Award Management (SAM.gov)' },
+            ...(company.samExpiresOn ? { expires: company.samExpiresOn } : {}),
+          },
+        ]
+      : []),
+  ];
+  const capability = documents.find((d) => d.isActive && d.category === 'capability' && d.filePath);
   return {
     '@context': 'https://schema.org',
     '@type': 'Organization',
@@ -50,6 +83,17 @@ export function organizationJsonLd(company: Company, site: URL | string | undefi
     ...(contact.telephone ? { telephone: contact.telephone } : {}),
     ...(company.naicsCodes.length ? { naics: company.naicsCodes.map((n) => n.code).join(', ') } : {}),
     ...(identifiers.length ? { identifier: identifiers } : {}),
+    ...(credentials.length ? { hasCredential: credentials } : {}),
+    ...(capability
+      ? {
+          subjectOf: {
+            '@type': 'DigitalDocument',
+            name: 'Capability Statement',
+            encodingFormat: 'application/pdf',
+            url: absoluteUrl(capability.filePath!, site),
+          },
+        }
+      : {}),
   };
 }
 

@@ -131,10 +131,11 @@ test.describe('[SITE][CONTENT]', () => {
     await page.goto('/services/federal');
     await expect(page.getByText('Certified Small Woman-Owned Business')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Core Procurement Profile' })).toBeVisible();
-    await expect(page.getByText('Woman-Owned Small Business (WOSB)')).toBeVisible();
+    await expect(page.getByText('WOSB / Small Business', { exact: true }).first()).toBeVisible();
     // A new install has no UEI or CAGE yet: the page leaves them out rather than show a placeholder.
     await expect(page.getByText(/PLACEHOLDER/)).toHaveCount(0);
     await expect(page.getByText('UEI', { exact: true })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'UEI and CAGE on request' })).toHaveAttribute('href', '/contact');
     for (const code of ['423430', '443142', '334111', '334310', '333924', '333241'])
       await expect(page.getByText(code, { exact: true })).toBeVisible();
     for (const item of [

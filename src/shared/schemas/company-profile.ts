@@ -71,7 +71,7 @@ export const companyProfileSchema = z.object({
   description: optionalText(LIMITS.mediumText),
   uei: upperOptional(UEI_PATTERN, 'UEI must be 12 letters and digits (SAM.gov Unique Entity ID)'),
   cageCode: upperOptional(CAGE_PATTERN, 'CAGE code must be 5 letters and digits'),
-  /** E.g. 'Woman-Owned Small Business (WOSB)'. */
+  /** E.g. 'WOSB / Small Business'. */
   setAside: optionalText(200),
   samActive: z.boolean().default(false),
   samExpiresOn: optionalDate('SAM expiry date must be a date (YYYY-MM-DD)'),

@@ -138,7 +138,7 @@ export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfil
             form={form}
             name="setAside"
             label="Set-aside eligibility (optional)"
-            help="For example: Woman-Owned Small Business (WOSB). Shown on the federal capabilities page."
+            help="For example: WOSB / Small Business. Shown on the home page and the federal capabilities page."
           />
           <SwitchField
             form={form}
