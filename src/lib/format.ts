@@ -16,9 +16,11 @@ export function detailReadMinutes(readMinutes: number | null | undefined, conten
 }
 
 /** The excerpt, else the first 150 characters of the content (SPEC 2.11). */
-export function excerptOf(excerpt: string | null | undefined, content: string): string {
+export function excerptOf(excerpt: string | null | undefined, content: string | (() => string)): string {
   const trimmed = excerpt?.trim();
-  return trimmed ? trimmed : content.slice(0, LIMITS.excerptFallbackChars);
+  if (trimmed) return trimmed;
+  // The article's text, worked out only when there is no summary.
+  return (typeof content === 'function' ? content() : content).slice(0, LIMITS.excerptFallbackChars);
 }
 
 /** 'market_analysis' → 'Market Analysis'; empty → 'General' (SPEC 2.11). */

@@ -4,6 +4,7 @@ import { publishedInsights } from '#server/content/routes.ts';
 import { categoryLabel, excerptOf } from '#lib/format.ts';
 import { absoluteUrl, xmlEscape } from '#shared/seo.ts';
 import { companyOf } from '#shared/company.ts';
+import { articlePlainText } from '#shared/markdown.ts';
 
 /** How many of the newest insights the feed carries. */
 const FEED_ITEMS = 50;
@@ -19,7 +20,7 @@ export const GET: APIRoute = async ({ site, locals }) => {
       <title>${xmlEscape(i.title)}</title>
       <link>${xmlEscape(url)}</link>
       <guid isPermaLink="true">${xmlEscape(url)}</guid>
-      <description>${xmlEscape(excerptOf(i.excerpt, i.content))}</description>
+      <description>${xmlEscape(excerptOf(i.excerpt, () => articlePlainText(i.content)))}</description>
       <category>${xmlEscape(categoryLabel(i.category))}</category>
       ${date ? `<pubDate>${new Date(date).toUTCString()}</pubDate>` : ''}
     </item>`;

@@ -64,3 +64,54 @@ test('[ADMIN][BLOG]: a new insight: validation, slug from the title, publish sta
   await expect(toast(page)).toContainText('Insight deleted');
   await expect(row).toHaveCount(0);
 });
+
+test('[ADMIN][BLOG]: the text editor writes Markdown with its toolbar and previews it as the article page will show it; nothing in it runs', async ({
+  page,
+}) => {
+  await openTab(page, 'Blog');
+  await page.getByRole('button', { name: 'New Insight' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New Insight' });
+  const content = dialog.getByLabel('Content', { exact: true });
+  const toolbar = dialog.getByRole('toolbar', { name: 'Formatting' });
+  const preview = dialog.getByRole('region', { name: 'Preview' });
+
+  await content.fill('Compliance matters');
+  // The last word selected, then Bold: the marks around it, the word still selected.
+  await content.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(11, 18));
+  await toolbar.getByRole('button', { name: 'Bold' }).click();
+  await expect(content).toHaveValue('Compliance **matters**');
+  await expect(preview.locator('strong')).toHaveText('matters');
+
+  // Keyboard only: a new line, the Heading button, then typing the heading.
+  await content.press('End');
+  await content.press('Enter');
+  await content.pressSequentially('Checklist');
+  await toolbar.getByRole('button', { name: 'Heading' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(content).toBeFocused();
+  await expect(content).toHaveValue('Compliance **matters**\n## Checklist');
+  await expect(preview.getByRole('heading', { level: 2, name: 'Checklist' })).toBeVisible();
+
+  await content.press('End');
+  await content.press('Enter');
+  await content.pressSequentially('SAM');
+  await content.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(el.value.length - 3, el.value.length));
+  await toolbar.getByRole('button', { name: 'Link' }).click();
+  // The address is selected, ready to be typed over.
+  await page.keyboard.type('https://sam.gov');
+  await expect(preview.getByRole('link', { name: 'SAM' })).toHaveAttribute('href', 'https://sam.gov');
+  await expect(preview.getByRole('link', { name: 'SAM' })).toHaveAttribute('rel', 'noopener');
+
+  for (const name of ['Italic', 'Bulleted list', 'Quote']) await expect(toolbar.getByRole('button', { name })).toBeVisible();
+
+  // What tries to run stays text or is no link at all.
+  await content.fill(
+    '[click](javascript:window.__xss=1)\n<img src=x onerror="window.__xss=1">\n<script>window.__xss=1</script>\n![x](x" onerror="window.__xss=1)',
+  );
+  await expect(preview).toContainText('<script>window.__xss=1</script>');
+  await expect(preview.locator('img, script, a[href^="javascript"]')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  const discard = page.getByRole('alertdialog');
+  if (await discard.isVisible()) await discard.getByRole('button', { name: /Discard/ }).click();
+});

@@ -18,6 +18,18 @@ const CORPUS = [
   `<details open ontoggle=window.__xss=1>`,
 ] as const;
 
+/** Markdown of an insight's text that tries to become a script, a script address or a handler (src/shared/markdown.ts). */
+const MARKDOWN_CORPUS = [
+  '[click](javascript:window.__xss=1)',
+  '[click](JaVaScRiPt:window.__xss=1)',
+  '[click](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX194c3M9MTwvc2NyaXB0Pg==)',
+  '![x](x" onerror="window.__xss=1)',
+  '<https://example.com/" onmouseover="window.__xss=1>',
+  '| <img src=x onerror=window.__xss=1> | b |\n|---|---|\n| [c](javascript:window.__xss=1) | d |',
+  '> <svg/onload=window.__xss=1>',
+  '# <iframe srcdoc="<script>parent.__xss=1</script>">',
+].join('\n');
+
 let next = 0;
 /** The next payload of the corpus, with a tag naming the field (so a failure says where). */
 const payload = (field: string, min = 0) => {
@@ -162,7 +174,7 @@ test('[SECURITY][XSS]: a corpus stored through every admin text field and the co
           slug: `xss-corpus-${id}`,
           category: 'research',
           excerpt: payload('excerpt', 10).slice(0, 200),
-          content: payload('insight body', 60),
+          content: `${payload('insight body', 60)}\n${MARKDOWN_CORPUS}`,
           authorName: payload('author'),
           authorTitle: payload('author title'),
           tags: [payload('tag').slice(0, 50)],

@@ -63,7 +63,9 @@ describe('[SITE][BUILD] a release built from content with data', () => {
     expect(t).toMatch(/Dana Reyes\s*, Procurement Lead/);
     expect(t).toContain('February 10, 2026');
     expect(html).toContain('Third &lt;b&gt;paragraph&lt;/b&gt;.');
-    expect((html.match(/<p class="mb-6">/g) ?? []).length).toBe(4);
+    // Each line its own paragraph, as before the text was Markdown; blank lines make none.
+    const body = html.match(/<div class="prose-site article-body">([\s\S]*?)<\/div>/)![1]!;
+    expect((body.match(/<p>/g) ?? []).length).toBe(4);
     expect(html).toContain('<link rel="canonical" href="https://www.example.gov/insights/newest-market-outlook">');
     const ld = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!));
     expect(ld.find((d) => d['@type'] === 'Article')).toMatchObject({

@@ -10,13 +10,14 @@ import { Textarea } from '#components/ui/textarea.tsx';
 import { normalizeSlug, slugFromTitle } from '#shared/schemas/insight.ts';
 import { ImagePicker, type ImagePickerVariant } from './image-picker';
 import { formatDateTime } from './load-state';
+import { MarkdownEditor } from './markdown-editor';
 import { useLocalDraft } from './local-draft';
 import { useConfirmDiscard, useUnsavedChanges } from './unsaved-changes';
 
 export interface FieldSpec {
   name: string;
   label: string;
-  kind?: 'text' | 'textarea' | 'number' | 'select' | 'switch' | 'slug' | 'image';
+  kind?: 'text' | 'textarea' | 'markdown' | 'number' | 'select' | 'switch' | 'slug' | 'image';
   rows?: number;
   options?: readonly SelectOption[];
   help?: string;
@@ -127,6 +128,23 @@ export function SchemaForm({
                 control={control}
                 name={field.name}
                 render={({ field: f }) => <Switch {...common} checked={Boolean(f.value)} onCheckedChange={f.onChange} />}
+              />
+            );
+          } else if (field.kind === 'markdown') {
+            control_ = (
+              <Controller
+                control={control}
+                name={field.name}
+                render={({ field: f }) => (
+                  <MarkdownEditor
+                    {...common}
+                    rows={field.rows ?? 10}
+                    value={String(f.value ?? '')}
+                    onChange={f.onChange}
+                    onBlur={f.onBlur}
+                    name={f.name}
+                  />
+                )}
               />
             );
           } else if (field.kind === 'textarea') {

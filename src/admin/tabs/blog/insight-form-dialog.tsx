@@ -17,9 +17,9 @@ const FIELDS: FieldSpec[] = [
   {
     name: 'content',
     label: 'Content',
-    kind: 'textarea',
+    kind: 'markdown',
     rows: 10,
-    help: 'At least 50 characters; paragraphs are separated by line breaks.',
+    help: 'At least 50 characters. Each line is a paragraph; the buttons add headings, bold, italic, lists, links and quotes (Markdown).',
   },
   { name: 'readMinutes', label: 'Read time (minutes)', kind: 'number' },
   { name: 'authorName', label: 'Author name' },
