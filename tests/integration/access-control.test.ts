@@ -19,6 +19,8 @@ const PUBLIC = new Set([
   'GET /api/documents/public/[kind]',
   'GET /api/features',
   'GET /api/insights',
+  // The insights search box: published articles only, what a visitor could read on /insights.
+  'GET /api/insights/search',
   'GET /api/services',
   'POST /api/contact',
   'POST /api/login',
