@@ -35,21 +35,50 @@ async function* filesUnder(dir: string, base = dir): AsyncGenerator<string> {
   }
 }
 
-/** Hard links (one file system: both are inside the project) of every file of `from` under `to`. */
-async function linkTree(from: string, to: string): Promise<void> {
-  for await (const rel of filesUnder(from)) {
-    const target = path.join(to, rel);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.link(path.join(from, rel), target).catch(() => fs.copyFile(path.join(from, rel), target));
+/** Directories made so far under a release's `client/`: each is made once, not once per file. */
+class Dirs {
+  private made = new Set<string>();
+  async ensure(dir: string): Promise<void> {
+    if (this.made.has(dir)) return;
+    await fs.mkdir(dir, { recursive: true });
+    for (let d = dir; !this.made.has(d) && d !== path.dirname(d); d = path.dirname(d)) this.made.add(d);
   }
 }
 
+/** Hard links (one file system: both are inside the project) of every file of `from` under `to`; answers their paths. */
+async function linkTree(from: string, to: string, dirs: Dirs): Promise<string[]> {
+  const files: string[] = [];
+  for await (const rel of filesUnder(from)) {
+    const target = path.join(to, rel);
+    await dirs.ensure(path.dirname(target));
+    await fs.link(path.join(from, rel), target).catch(() => fs.copyFile(path.join(from, rel), target));
+    files.push(rel);
+  }
+  return files;
+}
+
 /**
- * Makes the static pages of the snapshot file in `outDir/client` (`renderBuilder` renders them with
- * the server bundle). `previousDir`, the live release's directory when it was built by the same
- * code, lets it keep the pages a change does not touch.
+ * What a builder made, so that checking, compressing and loading the release need not walk it
+ * and `stat` every file again: paths are relative to `client/`, with `/` between names.
  */
-export type Builder = (outDir: string, snapshotFile: string, previousDir?: string) => Promise<void>;
+export interface BuiltFiles {
+  /** Every file of `client/` but the compressed copies (`.br`, `.gz`). */
+  files: string[];
+  /**
+   * The files that are hard links of the files of `previousDir`'s `client/` of the same name, with
+   * their compressed copies where that release had them: pages the previous release checked and
+   * compressed, and the live process may already hold in memory.
+   */
+  kept: Set<string>;
+}
+
+/**
+ * Makes the static pages of `content` in `outDir/client` (`renderBuilder` renders them with
+ * the server bundle). `previousDir`, the live release's directory when it was built by the same
+ * code, lets it keep the pages a change does not touch. A builder that answers nothing leaves
+ * the release to be walked.
+ */
+export type Builder = (outDir: string, content: SiteContent, previousDir?: string) => Promise<BuiltFiles | void>;
 
 /** The not-found pages answer 404 by design; every other route must answer 200. */
 const expectedStatus = (urlPath: string) => (urlPath.endsWith('/404') ? 404 : 200);
@@ -80,26 +109,36 @@ async function previousReads(previousDir: string | undefined, site: string): Pro
   return saved?.site === site && Array.isArray(saved.reads) && Array.isArray(saved.values) ? saved : undefined;
 }
 
-/** Hard links of a page of the previous release and of its compressed copies, if it has them. */
-async function keepPage(fromClient: string, toClient: string, file: string): Promise<boolean> {
+/**
+ * Hard links of a page of the previous release and of its compressed copies, if it has them:
+ * false when the page could not be linked, 'partly' when a compressed copy it has could not be.
+ */
+async function keepPage(fromClient: string, toClient: string, file: string, dirs: Dirs): Promise<boolean | 'partly'> {
   const target = path.join(toClient, file);
-  await fs.mkdir(path.dirname(target), { recursive: true });
+  await dirs.ensure(path.dirname(target));
   try {
     await fs.link(path.join(fromClient, file), target);
   } catch {
     return false;
   }
-  for (const ext of ['.br', '.gz']) await fs.link(path.join(fromClient, file + ext), target + ext).catch(() => undefined);
-  return true;
+  let whole = true;
+  for (const ext of ['.br', '.gz']) {
+    await fs.link(path.join(fromClient, file + ext), target + ext).catch((err: NodeJS.ErrnoException) => {
+      // A small page has no compressed copies: nothing to link.
+      if (err.code !== 'ENOENT') whole = false;
+    });
+  }
+  return whole || 'partly';
 }
 
 /** The Builder that renders with the server bundle (the default of `buildRelease`). */
 export function renderBuilder(render?: RenderPage): Builder {
-  return async (outDir, snapshotFile, previousDir) => {
+  return async (outDir, content, previousDir) => {
     const renderPage = render ?? (await bundleRenderer());
-    const content = JSON.parse(await fs.readFile(snapshotFile, 'utf8')) as SiteContent;
     const client = path.join(outDir, 'client');
-    await linkTree(path.join(projectRoot(), 'dist', 'client'), client);
+    const dirs = new Dirs();
+    const files = await linkTree(path.join(projectRoot(), 'dist', 'client'), client, dirs);
+    const kept = new Set<string>();
     // Read at each publish, as a static build reads it: canonical links and feeds use it.
     const site = currentSiteUrl();
     const previous = await previousReads(previousDir, site);
@@ -124,21 +163,29 @@ export function renderBuilder(render?: RenderPage): Builder {
       // A stored slug that is not a plain path segment would name another file: refused.
       if (new URL(urlPath, site).pathname !== urlPath) throw new Error(`not a page path: ${JSON.stringify(urlPath)}`);
       const before = previous?.pages[urlPath];
-      if (before && !before.some(readChanged) && (await keepPage(path.join(previousDir!, 'client'), client, pageFile(urlPath)))) {
-        pages[urlPath] = before.map((i) => indexOf(previous!.reads[i]!));
-        continue;
+      const rel = pageFile(urlPath).slice(1);
+      if (before && !before.some(readChanged)) {
+        const linked = await keepPage(path.join(previousDir!, 'client'), client, rel, dirs);
+        if (linked) {
+          if (linked === true) kept.add(rel);
+          files.push(rel);
+          pages[urlPath] = before.map((i) => indexOf(previous!.reads[i]!));
+          continue;
+        }
       }
       const recorded = recordReads(content);
       const res = await renderPage(urlPath, site, recorded.content);
       if (res.status !== expectedStatus(urlPath)) throw new Error(`rendering ${urlPath} answered ${res.status}`);
-      const file = path.join(client, pageFile(urlPath));
-      await fs.mkdir(path.dirname(file), { recursive: true });
+      const file = path.join(client, rel);
+      await dirs.ensure(path.dirname(file));
       await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
+      files.push(rel);
       pages[urlPath] = recorded.keys().map(indexOf);
       rendered++;
     }
     const saved: RenderReads = { site, reads, values: reads.map(valueNow), pages };
     await fs.writeFile(path.join(outDir, READS_FILE), JSON.stringify(saved));
     log.info('pages rendered', { rendered, kept: Object.keys(pages).length - rendered });
+    return { files: files.filter((f) => !/\.(br|gz)$/.test(f)), kept };
   };
 }
