@@ -118,6 +118,39 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
     expect(rendered.sort()).toEqual(['insights.html', `insights/${target.slug}.html`, 'rss.xml']);
   });
 
+  it('a chain of publishes, each from the one before, gives what builds from nothing give; reads no page makes are dropped', async () => {
+    const target = content.insights[2]!;
+    const steps: ((c: SiteContent) => SiteContent)[] = [
+      (c) => ({ ...c, insights: c.insights.slice(1) }),
+      (c) => ({ ...c, insights: c.insights.map((i) => (i.id === target.id ? { ...i, title: `${i.title} (chained)` } : i)) }),
+      (c) => ({ ...c, insights: [...c.insights, { ...c.insights[0]!, id: 998, slug: 'chained-one', title: 'Chained One' }] }),
+    ];
+    // Built one after the other (the builder keeps the reads it wrote in memory), then checked.
+    const chain: [SiteContent, ReleaseInfo][] = [];
+    let [now, previous] = [content, base];
+    for (const step of steps) {
+      now = step(now);
+      previous = await buildRelease(now, { previous });
+      chain.push([now, previous]);
+    }
+    for (const [next, info] of chain) {
+      const incremental = await pages(info);
+      const fromNothing = await pages(await buildRelease(next));
+      expect([...incremental.keys()].sort()).toEqual([...fromNothing.keys()].sort());
+      for (const [file, page] of incremental) expect(page.body, file).toBe(fromNothing.get(file)!.body);
+      const saved = JSON.parse(await fs.readFile(path.join(releaseClientDir(info.id), '..', 'render-reads.json'), 'utf8')) as {
+        reads: string[];
+        pages: Record<string, number[]>;
+      };
+      const used = new Set(Object.values(saved.pages).flat());
+      expect(used.size, 'every read is made by some page').toBe(saved.reads.length);
+    }
+    // The title edit changed no page's reads, only what they gave: the reads file is the one before it.
+    const readsFile = (info: ReleaseInfo) => path.join(releaseClientDir(info.id), '..', 'render-reads.json');
+    expect((await fs.stat(readsFile(chain[1]![1]))).ino).toBe((await fs.stat(readsFile(chain[0]![1]))).ino);
+    expect((await fs.stat(readsFile(chain[2]![1]))).ino).not.toBe((await fs.stat(readsFile(chain[1]![1]))).ino);
+  });
+
   it('a release taken into memory from what its build knows is the one its files give, with the kept pages as served', async () => {
     const baseDir = releaseClientDir(base.id);
     // The base release's own load uses what its build knew (no previous release to share with).
@@ -145,7 +178,7 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
 });
 
 /** A map's files as comparable values: each path's bodies (as digests) and headers. */
-function mapOf(map: StaticMap): Record<string, Record<keyof StaticFile, string | undefined>> {
+function mapOf(map: StaticMap): Record<string, Partial<Record<keyof StaticFile, string>>> {
   const digest = (b: Buffer | undefined) => b && createHash('sha256').update(b).digest('hex');
   return Object.fromEntries(
     [...map].map(([key, f]) => [
