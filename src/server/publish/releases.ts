@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expectedFiles as defaultExpectedFiles } from '../content/routes';
-import type { SiteContent } from '../content/site-content';
+import { contentJson, isSnapshot, type SiteContent } from '../content/site-content';
 import { log } from '../log';
 import { projectRoot } from '../paths';
 import type { ReleaseInfo } from '../web/live-site';
@@ -27,10 +27,16 @@ export function releaseClientDir(id: string): string {
   return path.join(releasesDir(), id, 'client');
 }
 
+/** Each snapshot's hash, worked out once: a publish asks for it twice (the fleet's version, the release). */
+const hashes = new WeakMap<SiteContent, string>();
+
 /** A hash of what a build reads, without the moment it was read. */
 export function contentHash(content: SiteContent): string {
-  const { generatedAt: _ignored, ...rest } = content;
-  return createHash('sha256').update(JSON.stringify(rest)).digest('hex').slice(0, 16);
+  const known = hashes.get(content);
+  if (known !== undefined) return known;
+  const hash = createHash('sha256').update(contentJson(content)).digest('hex').slice(0, 16);
+  if (isSnapshot(content)) hashes.set(content, hash);
+  return hash;
 }
 
 /**
