@@ -181,9 +181,6 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
 function mapOf(map: StaticMap): Record<string, Partial<Record<keyof StaticFile, string>>> {
   const digest = (b: Buffer | undefined) => b && createHash('sha256').update(b).digest('hex');
   return Object.fromEntries(
-    [...map].map(([key, f]) => [
-      key,
-      { ...f, body: digest(f.body), br: digest(f.br), gz: digest(f.gz), raw: JSON.stringify(f.raw) },
-    ]),
+    [...map].map(([key, f]) => [key, { ...f, body: digest(f.body), br: digest(f.br), gz: digest(f.gz), raw: JSON.stringify(f.raw) }]),
   );
 }

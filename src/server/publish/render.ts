@@ -70,7 +70,7 @@ async function linkTree(from: string, to: string, dirs: Dirs): Promise<string[]>
  * What a builder made, so that checking, compressing and loading the release need not walk it
  * and `stat` every file again: paths are relative to `client/`, with `/` between names.
  */
-export interface BuiltFiles {
+interface BuiltFiles {
   /** Every file of `client/` but the compressed copies (`.br`, `.gz`). */
   files: string[];
   /**
@@ -127,7 +127,10 @@ async function previousReads(previousDir: string | undefined, site: string): Pro
   const saved =
     lastBuilt?.dir === path.resolve(previousDir)
       ? lastBuilt.recorded
-      : await Promise.all([fs.readFile(path.join(previousDir, READS_FILE), 'utf8'), fs.readFile(path.join(previousDir, VALUES_FILE), 'utf8')])
+      : await Promise.all([
+          fs.readFile(path.join(previousDir, READS_FILE), 'utf8'),
+          fs.readFile(path.join(previousDir, VALUES_FILE), 'utf8'),
+        ])
           .then(([reads, values]) => ({ ...(JSON.parse(reads) as RenderReads), values: JSON.parse(values) as string[] }))
           .catch(() => undefined);
   return saved?.site === site && Array.isArray(saved.reads) && Array.isArray(saved.values) && saved.values.length === saved.reads.length
@@ -241,7 +244,12 @@ export function renderBuilder(render?: RenderPage): Builder {
     const saved: Recorded = { site, reads: smaller?.reads ?? reads, pages: smaller?.pages ?? pages, values: [] };
     saved.values = saved.reads.map((key) => valueNow(readIndex.get(key)!));
     const readsFile = path.join(outDir, READS_FILE);
-    const unchanged = !readsChanged && (await fs.link(path.join(previousDir!, READS_FILE), readsFile).then(() => true, () => false));
+    const unchanged =
+      !readsChanged &&
+      (await fs.link(path.join(previousDir!, READS_FILE), readsFile).then(
+        () => true,
+        () => false,
+      ));
     if (!unchanged) await fs.writeFile(readsFile, JSON.stringify({ site, reads: saved.reads, pages: saved.pages } satisfies RenderReads));
     await fs.writeFile(path.join(outDir, VALUES_FILE), JSON.stringify(saved.values));
     lastBuilt = { dir: path.resolve(outDir), recorded: saved };

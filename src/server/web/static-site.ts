@@ -242,7 +242,8 @@ export async function loadStaticSite(dir: string, previous?: { dir: string; file
   builtHere.delete(path.resolve(dir));
   const files = known?.files ?? (await walk(dir)).filter((f) => !f.endsWith('.br') && !f.endsWith('.gz'));
   // The files the build linked from the release that is served are those of its map.
-  const keptFromServed = known?.keptFrom !== undefined && previous !== undefined && path.resolve(known.keptFrom) === path.resolve(previous.dir);
+  const keptFromServed =
+    known?.keptFrom !== undefined && previous !== undefined && path.resolve(known.keptFrom) === path.resolve(previous.dir);
   await Promise.all(
     files.map(async (rel) => {
       const full = path.join(dir, rel);
