@@ -12,6 +12,7 @@ import { adminHeaders, benchServerEnv, median, sleep, startServer, treeRssMb } f
 const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-admin-password' };
 const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '3,100,1000,3000').split(',').map(Number);
 const RUNS = 5;
+const PUBLISHES = Number(process.env.BENCH_GROWTH_PUBLISHES ?? 0);
 
 export interface GrowthRow {
   articles: number;
@@ -23,6 +24,8 @@ export interface GrowthRow {
   headerPeakMb: number;
   insightsHtmlKb: number;
   sitemapKb: number;
+  /** BENCH_GROWTH_PUBLISHES: the tree's idle memory after the first of them and after them all. */
+  publishes?: { count: number; firstIdleMb: number; lastIdleMb: number; ms: number };
 }
 
 const WORDS = 'procurement agency contract award supplier schedule compliance pricing delivery vehicle small business market'.split(' ');
@@ -90,20 +93,38 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
       await settle();
 
       const [target] = await sql<{ id: number; slug: string }[]>`select id, slug from insight where is_published order by id limit 1`;
-      const insightSaveMs: number[] = [];
-      for (let r = 1; r <= RUNS; r++) {
+      const saveInsight = async (title: string) => {
         const [{ version } = { version: 1 }] = await sql<{ version: number }[]>`select version from insight where id = ${target!.id}`;
-        const title = `Revised title ${r} ${Date.now().toString(36)}`;
         const res = await fetch(`${base}/api/admin/insights/${target!.id}`, {
           method: 'PATCH',
           headers: admin,
           body: JSON.stringify({ title, version }),
         });
         if (!res.ok) throw new Error(`saving the insight failed: ${res.status} ${await res.text()}`);
+      };
+      const insightSaveMs: number[] = [];
+      for (let r = 1; r <= RUNS; r++) {
+        const title = `Revised title ${r} ${Date.now().toString(36)}`;
+        await saveInsight(title);
         insightSaveMs.push(await until(`/insights/${target!.slug}`, title));
         await settle();
         const last = published.at(-1);
         if (last) console.log(`  insight save: build ${last.durationMs} ms (rendering ${last.astroMs} ms), load ${last.loadMs} ms`);
+      }
+
+      let publishes: GrowthRow['publishes'];
+      if (PUBLISHES > 0 && size === SIZES[0]) {
+        await sleep(2000);
+        const firstIdleMb = treeRssMb(server.pid!);
+        const t0 = performance.now();
+        for (let r = 1; r <= PUBLISHES; r++) {
+          await saveInsight(`Publish ${r} ${Date.now().toString(36)}`);
+          await settle();
+          if (r % 100 === 0) console.log(`  ${r} publishes, tree RSS ${treeRssMb(server.pid!)} MB`);
+        }
+        const ms = Math.round(performance.now() - t0);
+        await sleep(2000);
+        publishes = { count: PUBLISHES, firstIdleMb, lastIdleMb: treeRssMb(server.pid!), ms };
       }
 
       await sleep(1000);
@@ -133,6 +154,7 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
         headerPeakMb: peak,
         insightsHtmlKb: Math.round((await page('/insights')).length / 1024),
         sitemapKb: Math.round((await page('/sitemap.xml')).length / 1024),
+        publishes,
       });
       console.log(JSON.stringify(rows.at(-1)));
     }
@@ -143,6 +165,13 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
     for (const r of rows) {
       console.log(
         `| ${r.articles} | ${r.insightMedianMs} / ${r.insightWorstMs} | ${r.headerSaveMs} | ${r.idleMb} / ${r.headerPeakMb} | ${r.insightsHtmlKb} KB | ${r.sitemapKb} KB |`,
+      );
+    }
+    for (const { articles, publishes: p } of rows) {
+      if (!p) continue;
+      console.log(
+        `\n| Articles | Publishes | Tree RSS idle after the first / after all (MB) | Ratio | Time |\n|---|---|---|---|---|\n` +
+          `| ${articles} | ${p.count} | ${p.firstIdleMb} / ${p.lastIdleMb} | ${(p.lastIdleMb / p.firstIdleMb).toFixed(2)} | ${Math.round(p.ms / 1000)} s |`,
       );
     }
     return rows;

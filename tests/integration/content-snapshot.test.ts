@@ -1,8 +1,9 @@
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
+import { isSnapshot, snapshotContent, snapshotText, type SiteContent } from '#server/content/site-content.ts';
 import { openDatabase } from '#server/db/client.ts';
-import { createPostgresDatabase } from './helpers/db';
+import { contentHash } from '#server/publish/releases.ts';
+import { createPostgresDatabase, seededContent } from './helpers/db';
 
 /*
  * A publish renders every page from one snapshot of the content. Postgres only: the embedded
@@ -44,5 +45,22 @@ describe.skipIf(!base)('[PUBLISH] the content snapshot is one point in time', ()
       await handle.close();
       await database.drop();
     }
+  });
+});
+
+describe('[PUBLISH] a snapshot is serialised once', () => {
+  it('its hash and its stored text are those of its JSON, as for the same content made otherwise', async () => {
+    const snapshot = await seededContent();
+    const copy = JSON.parse(JSON.stringify(snapshot)) as SiteContent;
+    expect(isSnapshot(snapshot)).toBe(true);
+    expect(isSnapshot(copy)).toBe(false);
+    expect(snapshotText(snapshot)).toBe(JSON.stringify(snapshot));
+    expect(snapshotText(copy)).toBe(JSON.stringify(copy));
+    expect(contentHash(snapshot)).toBe(contentHash(copy));
+    expect(contentHash(snapshot)).toBe(contentHash(snapshot));
+    // Not the moment it was read; anything else it says.
+    expect(contentHash({ ...copy, generatedAt: '2000-01-01T00:00:00.000Z' })).toBe(contentHash(snapshot));
+    expect(contentHash({ ...copy, year: copy.year + 1 })).not.toBe(contentHash(snapshot));
+    expect(contentHash({ ...copy, insights: copy.insights.slice(1) })).not.toBe(contentHash(snapshot));
   });
 });

@@ -5,12 +5,14 @@
  * the release built from the live one holds exactly the files a build from nothing would make,
  * and every page that did not change is the same file (the same inode) as in the live release.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteContent } from '#server/content/site-content.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
 import type { ReleaseInfo } from '#server/web/live-site.ts';
+import { loadStaticSite, type StaticFile, type StaticMap } from '#server/web/static-site.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { at, content as withData } from './helpers/content-with-data';
 
@@ -115,4 +117,70 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
     // Not the sitemap (it lists slugs and dates), not the other insights' pages.
     expect(rendered.sort()).toEqual(['insights.html', `insights/${target.slug}.html`, 'rss.xml']);
   });
+
+  it('a chain of publishes, each from the one before, gives what builds from nothing give; reads no page makes are dropped', async () => {
+    const target = content.insights[2]!;
+    const steps: ((c: SiteContent) => SiteContent)[] = [
+      (c) => ({ ...c, insights: c.insights.slice(1) }),
+      (c) => ({ ...c, insights: c.insights.map((i) => (i.id === target.id ? { ...i, title: `${i.title} (chained)` } : i)) }),
+      (c) => ({ ...c, insights: [...c.insights, { ...c.insights[0]!, id: 998, slug: 'chained-one', title: 'Chained One' }] }),
+    ];
+    // Built one after the other (the builder keeps the reads it wrote in memory), then checked.
+    const chain: [SiteContent, ReleaseInfo][] = [];
+    let [now, previous] = [content, base];
+    for (const step of steps) {
+      now = step(now);
+      previous = await buildRelease(now, { previous });
+      chain.push([now, previous]);
+    }
+    for (const [next, info] of chain) {
+      const incremental = await pages(info);
+      const fromNothing = await pages(await buildRelease(next));
+      expect([...incremental.keys()].sort()).toEqual([...fromNothing.keys()].sort());
+      for (const [file, page] of incremental) expect(page.body, file).toBe(fromNothing.get(file)!.body);
+      const saved = JSON.parse(await fs.readFile(path.join(releaseClientDir(info.id), '..', 'render-reads.json'), 'utf8')) as {
+        reads: string[];
+        pages: Record<string, number[]>;
+      };
+      const used = new Set(Object.values(saved.pages).flat());
+      expect(used.size, 'every read is made by some page').toBe(saved.reads.length);
+    }
+    // The title edit changed no page's reads, only what they gave: the reads file is the one before it.
+    const readsFile = (info: ReleaseInfo) => path.join(releaseClientDir(info.id), '..', 'render-reads.json');
+    expect((await fs.stat(readsFile(chain[1]![1]))).ino).toBe((await fs.stat(readsFile(chain[0]![1]))).ino);
+    expect((await fs.stat(readsFile(chain[2]![1]))).ino).not.toBe((await fs.stat(readsFile(chain[1]![1]))).ino);
+  });
+
+  it('a release taken into memory from what its build knows is the one its files give, with the kept pages as served', async () => {
+    const baseDir = releaseClientDir(base.id);
+    // The base release's own load uses what its build knew (no previous release to share with).
+    const served = await loadStaticSite(baseDir);
+    expect(mapOf(served)).toEqual(mapOf(await loadStaticSite(baseDir)));
+    const target = content.insights[1]!;
+    const next = { ...content, insights: content.insights.map((i) => (i.id === target.id ? { ...i, title: `${i.title} (again)` } : i)) };
+    const info = await buildRelease(next, { previous: base });
+    const dir = releaseClientDir(info.id);
+    const loaded = await loadStaticSite(dir, { dir: baseDir, files: served });
+    // Walked and read from disk (what the build knew is used once).
+    const fromDisk = await loadStaticSite(dir);
+    expect(mapOf(loaded)).toEqual(mapOf(fromDisk));
+    const changed = ['/insights.html', `/insights/${target.slug}.html`, '/rss.xml'];
+    for (const [key, file] of loaded) {
+      // An unchanged page is the served one, not a copy read again.
+      if (/\.(html|xml|txt)$/.test(key) && !changed.includes(key)) expect(file, key).toBe(served.get(key));
+    }
+    for (const key of changed) expect(loaded.get(key), key).not.toBe(served.get(key));
+    expect(loaded.get(`/insights/${target.slug}.html`)!.body.toString()).toContain(`${target.title} (again)`);
+    // Rendered pages got their compressed copies.
+    expect(loaded.get(`/insights/${target.slug}.html`)!.br).toBeDefined();
+    expect(loaded.get(`/insights/${target.slug}.html`)!.gz).toBeDefined();
+  });
 });
+
+/** A map's files as comparable values: each path's bodies (as digests) and headers. */
+function mapOf(map: StaticMap): Record<string, Partial<Record<keyof StaticFile, string>>> {
+  const digest = (b: Buffer | undefined) => b && createHash('sha256').update(b).digest('hex');
+  return Object.fromEntries(
+    [...map].map(([key, f]) => [key, { ...f, body: digest(f.body), br: digest(f.br), gz: digest(f.gz), raw: JSON.stringify(f.raw) }]),
+  );
+}

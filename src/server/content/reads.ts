@@ -26,7 +26,9 @@ const hasId = (v: unknown): v is { id: string | number } =>
   isObject(v) && !Array.isArray(v) && (typeof (v as { id?: unknown }).id === 'number' || typeof (v as { id?: unknown }).id === 'string');
 const isListOfItems = (list: unknown[]): boolean => list.length > 0 && list.every(hasId);
 
-const LOOKUP = Symbol('findItem');
+// Registered (Symbol.for): the pages of the server bundle and a publisher loaded from the sources
+// (the tests) hold two copies of this module, and a lookup must still be recorded as one.
+const LOOKUP = Symbol.for('procurement-site/findItem');
 type Lookup = (field: string, value: unknown) => unknown;
 
 /**
@@ -168,13 +170,14 @@ function resolve(content: unknown, read: Read): unknown {
 }
 
 /**
- * What a read gives in a snapshot, as a short digest: a release keeps the digest of each of its
- * reads, so the next publish compares without the old snapshot.
+ * What a read gives in a snapshot, as a short text: a release keeps it for each of its reads, so
+ * the next publish compares without the old snapshot. A value whose JSON is no longer than a digest
+ * (a slug, a date, a switch: most reads) is kept as it is, after `=` (which never starts a base64
+ * digest); a longer one as its SHA-1 digest.
  */
 export function readValue(content: unknown, read: Read): string {
-  return createHash('sha1')
-    .update(JSON.stringify(resolve(content, read)) ?? 'undefined')
-    .digest('base64');
+  const json = JSON.stringify(resolve(content, read)) ?? 'undefined';
+  return json.length < 28 ? `=${json}` : createHash('sha1').update(json).digest('base64');
 }
 
 /** Whether a page that made these reads of `before` would read anything different in `after` (as a publish decides it). */

@@ -82,8 +82,36 @@ export type SiteContent = Jsonify<Awaited2<ReturnType<typeof collect>>>;
  * profile row gets it here.
  */
 export async function snapshotContent(db: Db): Promise<SiteContent> {
-  const content = await db.transaction((tx) => collect(tx), { isolationLevel: 'repeatable read' });
-  return JSON.parse(JSON.stringify(content)) as SiteContent;
+  const { generatedAt, ...rest } = await db.transaction((tx) => collect(tx), { isolationLevel: 'repeatable read' });
+  const json = JSON.stringify(rest);
+  const content = { generatedAt: generatedAt.toISOString(), ...(JSON.parse(json) as Omit<SiteContent, 'generatedAt'>) };
+  snapshotJson.set(content, json);
+  return content;
+}
+
+/**
+ * The JSON of each snapshot read here, without its `generatedAt`: hashing and storing a snapshot
+ * (25 MB at 3,000 articles) then need not serialise it again. A snapshot is not changed once taken;
+ * content made otherwise (the tests') is serialised each time it is asked for.
+ */
+const snapshotJson = new WeakMap<object, string>();
+
+/** What the content says, as JSON, without the moment it was read (`generatedAt`). */
+export function contentJson(content: SiteContent): string {
+  const known = snapshotJson.get(content);
+  if (known !== undefined) return known;
+  const { generatedAt: _ignored, ...rest } = content;
+  return JSON.stringify(rest);
+}
+
+/** Whether `content` is a snapshot as `snapshotContent` read it (its JSON is known). */
+export const isSnapshot = (content: SiteContent): boolean => snapshotJson.has(content);
+
+/** The whole content as JSON (what `JSON.parse` gives back as it is). */
+export function snapshotText(content: SiteContent): string {
+  const json = contentJson(content);
+  const at = `"generatedAt":${JSON.stringify(content.generatedAt)}`;
+  return json === '{}' ? `{${at}}` : `{${at},${json.slice(1)}`;
 }
 
 let loaded: Promise<SiteContent> | undefined;

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
-import type { SiteContent } from '../content/site-content';
+import { snapshotText, type SiteContent } from '../content/site-content';
 import type { Db } from '../db/client';
 import { appInstances, publishJobs } from '../db/schema';
 
@@ -30,7 +30,7 @@ export async function recordVersion(db: Db, jobId: number, content: SiteContent,
   await db.transaction(async (tx) => {
     await tx
       .update(publishJobs)
-      .set({ contentHash: hash, content: JSON.stringify(content) })
+      .set({ contentHash: hash, content: snapshotText(content) })
       .where(eq(publishJobs.id, jobId));
     await tx
       .update(publishJobs)

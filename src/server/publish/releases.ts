@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expectedFiles as defaultExpectedFiles } from '../content/routes';
-import type { SiteContent } from '../content/site-content';
+import { contentJson, isSnapshot, type SiteContent } from '../content/site-content';
 import { log } from '../log';
 import { projectRoot } from '../paths';
 import type { ReleaseInfo } from '../web/live-site';
-import { precompress } from '../web/static-site';
+import { precompress, rememberReleaseFiles } from '../web/static-site';
 import { renderBuilder, type Builder } from './render';
 
 export interface BuildOptions {
@@ -27,10 +27,16 @@ export function releaseClientDir(id: string): string {
   return path.join(releasesDir(), id, 'client');
 }
 
+/** Each snapshot's hash, worked out once: a publish asks for it twice (the fleet's version, the release). */
+const hashes = new WeakMap<SiteContent, string>();
+
 /** A hash of what a build reads, without the moment it was read. */
 export function contentHash(content: SiteContent): string {
-  const { generatedAt: _ignored, ...rest } = content;
-  return createHash('sha256').update(JSON.stringify(rest)).digest('hex').slice(0, 16);
+  const known = hashes.get(content);
+  if (known !== undefined) return known;
+  const hash = createHash('sha256').update(contentJson(content)).digest('hex').slice(0, 16);
+  if (isSnapshot(content)) hashes.set(content, hash);
+  return hash;
 }
 
 /**
@@ -84,18 +90,18 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
   const id = newReleaseId();
   const dir = path.join(releasesDir(), id);
   await fs.mkdir(dir, { recursive: true });
-  // Beside the release, not in it: it is not served.
-  const snapshotFile = path.join(releasesDir(), `${id}.content.json`);
-  await fs.writeFile(snapshotFile, JSON.stringify(content));
   try {
     // The live release's pages can be kept where nothing they read changed, if the same code made them.
     const previousDir =
       opts.previous && opts.previous.codeVersion === (await codeVersion()) ? path.join(releasesDir(), opts.previous.id) : undefined;
-    await (opts.builder ?? renderBuilder())(dir, snapshotFile, previousDir);
+    const built = await (opts.builder ?? renderBuilder())(dir, content, previousDir);
     const astroMs = Date.now() - started;
     const client = path.join(dir, 'client');
+    // What the builder kept from the previous release was checked and compressed in that one.
+    const kept = built && previousDir ? built.kept : new Set<string>();
     const missing: string[] = [];
     for (const file of (opts.expectedFiles ?? defaultExpectedFiles)(content)) {
+      if (kept.has(file.slice(1))) continue;
       const ok = await fs.stat(path.join(client, file)).then(
         (s) => s.isFile() && s.size > 0,
         () => false,
@@ -103,8 +109,11 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
       if (!ok) missing.push(file);
     }
     if (missing.length) throw new Error(`build is missing ${missing.length} page(s): ${missing.slice(0, 5).join(', ')}`);
-    await precompress(client, opts.previous ? releaseClientDir(opts.previous.id) : undefined, PAGE_BROTLI_QUALITY);
-    const pages = (await fs.readdir(client, { recursive: true })).filter((f) => String(f).endsWith('.html')).length;
+    const previousClient = opts.previous ? releaseClientDir(opts.previous.id) : undefined;
+    await precompress(client, previousClient, PAGE_BROTLI_QUALITY, built ? built.files.filter((f) => !kept.has(f)) : undefined);
+    const pages = built
+      ? built.files.filter((f) => f.endsWith('.html')).length
+      : (await fs.readdir(client, { recursive: true })).filter((f) => String(f).endsWith('.html')).length;
     const info: ReleaseInfo = {
       id,
       contentHash: contentHash(content),
@@ -115,12 +124,11 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
       pages,
     };
     await fs.writeFile(path.join(dir, 'release.json'), JSON.stringify(info, null, 2));
+    if (built) rememberReleaseFiles(client, { files: built.files, kept, keptFrom: previousDir && path.join(previousDir, 'client') });
     return info;
   } catch (err) {
     await fs.rm(dir, { recursive: true, force: true });
     throw err;
-  } finally {
-    await fs.rm(snapshotFile, { force: true });
   }
 }
 

@@ -147,11 +147,12 @@ async function walk(dir: string, base = dir, out: string[] = []): Promise<string
 }
 
 /**
- * Writes `.br` (at brotli `quality`) and `.gz` beside every compressible file that has none yet.
+ * Writes `.br` (at brotli `quality`) and `.gz` beside every compressible file that has none yet
+ * (of `only`, when the caller knows which files may lack them, else of every file under `dir`).
  * A file identical to the one in `previousDir` (unchanged pages) reuses that release's copies.
  */
-export async function precompress(dir: string, previousDir?: string, quality = 11): Promise<void> {
-  const files = (await walk(dir)).filter((f) => COMPRESSIBLE.has(path.extname(f)));
+export async function precompress(dir: string, previousDir?: string, quality = 11, only?: string[]): Promise<void> {
+  const files = (only ?? (await walk(dir))).filter((f) => COMPRESSIBLE.has(path.extname(f)));
   // A few at a time: every started brotli encoder holds its window, so all at once (the first
   // release has ~60 files) took the server near a gigabyte of memory.
   let next = 0;
@@ -214,10 +215,35 @@ function cacheControlFor(rel: string): string {
 /** URL path → file key. `/about` → `about.html`, `/` → `index.html`. */
 export type StaticMap = Map<string, StaticFile>;
 
+/**
+ * What the build of a release in this process knows of its client directory: every file but the
+ * compressed copies, and those that are hard links (with their compressed copies) of the files of
+ * the same name in `keptFrom`. Taking the release into memory then needs no walk, and no `stat`
+ * of the files it kept.
+ */
+export interface ReleaseFiles {
+  files: string[];
+  kept: ReadonlySet<string>;
+  keptFrom?: string;
+}
+const builtHere = new Map<string, ReleaseFiles>();
+
+/** Records what a build knows of the files of `dir`, for the next `loadStaticSite(dir)`. */
+export function rememberReleaseFiles(dir: string, files: ReleaseFiles): void {
+  builtHere.set(path.resolve(dir), files);
+  // A release built and never taken into memory (a test, a failed swap) is forgotten after a few.
+  for (const key of builtHere.keys()) if (builtHere.size > 4) builtHere.delete(key);
+}
+
 /** Loads a built client directory into memory with its precompressed variants and per-page CSP. */
 export async function loadStaticSite(dir: string, previous?: { dir: string; files: StaticMap }): Promise<StaticMap> {
   const map: StaticMap = new Map();
-  const files = (await walk(dir)).filter((f) => !f.endsWith('.br') && !f.endsWith('.gz'));
+  const known = builtHere.get(path.resolve(dir));
+  builtHere.delete(path.resolve(dir));
+  const files = known?.files ?? (await walk(dir)).filter((f) => !f.endsWith('.br') && !f.endsWith('.gz'));
+  // The files the build linked from the release that is served are those of its map.
+  const keptFromServed =
+    known?.keptFrom !== undefined && previous !== undefined && path.resolve(known.keptFrom) === path.resolve(previous.dir);
   await Promise.all(
     files.map(async (rel) => {
       const full = path.join(dir, rel);
@@ -225,7 +251,7 @@ export async function loadStaticSite(dir: string, previous?: { dir: string; file
       // A file the new release shares with the one served (a hard link: a page a publish kept,
       // an asset) is already in memory with its headers: taken as it is, not read again.
       const kept = previous?.files.get(key);
-      if (kept && (await sameFile(full, path.join(previous!.dir, rel)))) {
+      if (kept && ((keptFromServed && known!.kept.has(rel)) || (await sameFile(full, path.join(previous!.dir, rel))))) {
         map.set(key, kept);
         return;
       }
