@@ -82,7 +82,7 @@ export function MarkdownEditor({ id, value, onChange, ...textarea }: Props) {
             aria-label={t.label}
             title={t.label}
             onClick={() => apply(t.edit)}
-            className={`min-h-9 min-w-9 rounded border border-line bg-white px-2 text-sm text-ink hover:bg-surface focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none ${t.className ?? ''}`}
+            className={`min-h-11 min-w-11 rounded border border-line bg-white px-2 text-sm text-ink hover:bg-surface focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none ${t.className ?? ''}`}
           >
             <span aria-hidden="true">{t.text}</span>
           </button>
