@@ -1,4 +1,5 @@
 import { samStatus, type Company } from './company';
+import { offeredDocument, type OfferableDocument } from './documents';
 import { isPlaceholderEmail, isPlaceholderPhone } from './placeholders';
 
 const DEFAULT_SITE = 'http://localhost:4321';
@@ -31,13 +32,6 @@ export function publicContact(
   };
 }
 
-/** What the JSON-LD reads of the documents (the active capability statement is offered). */
-interface DocumentLink {
-  category: string;
-  isActive: boolean;
-  filePath: string | null;
-}
-
 /**
  * Organization JSON-LD with what buyers check (NAICS, UEI, CAGE, set-aside, SAM registration, the
  * capability statement), only those set: the same facts the home page's registrations strip shows.
@@ -46,7 +40,7 @@ export function organizationJsonLd(
   company: Company,
   site: URL | string | undefined = DEFAULT_SITE,
   contact: Partial<PublicContact> = {},
-  documents: DocumentLink[] = [],
+  documents: readonly OfferableDocument[] = [],
 ) {
   const identifiers = [
     ...(company.uei ? [{ '@type': 'PropertyValue', propertyID: 'UEI', value: company.uei }] : []),
@@ -69,7 +63,7 @@ export function organizationJsonLd(
         ]
       : []),
   ];
-  const capability = documents.find((d) => d.isActive && d.category === 'capability' && d.filePath);
+  const capability = offeredDocument(documents, 'capability');
   return {
     '@context': 'https://schema.org',
     '@type': 'Organization',
