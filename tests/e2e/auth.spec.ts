@@ -45,6 +45,26 @@ test('[AUTH][SIGN-IN]: sign in without 2FA, the header shows Admin and Logout, l
   expect((await page.context().cookies()).some((c) => c.name === 'signed_in')).toBe(false);
 });
 
+test('[AUTH][SIGN-IN]: before the form has loaded its script nothing can be typed or sent', async ({ browser, baseURL }) => {
+  // A click before hydration would have the browser submit the form itself, the password in a GET's URL.
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  try {
+    const page = await context.newPage();
+    for (const [path, button, note] of [
+      ['/auth', 'Sign In', 'Signing in needs JavaScript.'],
+      ['/auth/forgot', 'Send reset link', 'Asking for a link needs JavaScript.'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('button', { name: button })).toBeDisabled();
+      await expect(page.locator('form')).toHaveAttribute('method', 'post');
+      await expect(page.locator('noscript p')).toContainText(note);
+    }
+    await expect(page.getByLabel('Email')).toBeDisabled();
+  } finally {
+    await context.close();
+  }
+});
+
 test('[AUTH][SIGN-IN]: the /auth page carries a CSP without unsafe-inline scripts', async ({ request }) => {
   const res = await request.get('/auth');
   const csp = res.headers()['content-security-policy'];

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { loginSchema, type LoginInput } from '#shared/schemas/auth.ts';
+import { useHydrated } from '../ui/use-hydrated';
 import { Field, FormFailure } from './field';
 
 interface Props {
@@ -21,9 +22,12 @@ export function CredentialsForm({ defaultUsername, providers, failure, onSubmit 
     formState: { errors, isSubmitting },
   } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { username: defaultUsername, password: '' } });
 
+  // Nothing can be typed or sent before the island hydrates (see useHydrated).
+  const hydrated = useHydrated();
+
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate>
-      <fieldset disabled={isSubmitting} className="flex flex-col gap-5">
+    <form onSubmit={handleSubmit(onSubmit)} method="post" noValidate>
+      <fieldset disabled={isSubmitting || !hydrated} className="flex flex-col gap-5">
         {/* Signing in is this page's only purpose: the first field takes focus. */}
         {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <Field label="Username or Email" autoComplete="username" autoFocus error={errors.username?.message} {...register('username')} />

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { api, errorMessage } from '#lib/api-client.ts';
 import { forgotPasswordSchema, resetPasswordFormSchema, type ForgotPasswordInput, type ResetPasswordForm } from '#shared/schemas/auth.ts';
+import { useHydrated } from '../ui/use-hydrated';
 import { Field } from './field';
 import { NewPasswordFields, newPasswordProblem } from './new-password-fields';
 
@@ -25,6 +26,7 @@ export function ForgotPasswordForm() {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<ForgotPasswordInput>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
+  const hydrated = useHydrated();
 
   const submit = async (values: ForgotPasswordInput) => {
     try {
@@ -36,8 +38,8 @@ export function ForgotPasswordForm() {
   };
 
   return (
-    <form onSubmit={handleSubmit(submit)} noValidate>
-      <fieldset disabled={isSubmitting} className="flex flex-col gap-5">
+    <form onSubmit={handleSubmit(submit)} method="post" noValidate>
+      <fieldset disabled={isSubmitting || !hydrated} className="flex flex-col gap-5">
         {/* Asking for the link is this page's only purpose: the field takes focus. */}
         {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <Field label="Email" type="email" autoComplete="email" autoFocus error={errors.email?.message} {...register('email')} />
@@ -101,7 +103,7 @@ export function ResetPasswordFormView() {
       </div>
     );
   return (
-    <form onSubmit={handleSubmit(submit)} noValidate>
+    <form onSubmit={handleSubmit(submit)} method="post" noValidate>
       <fieldset disabled={isSubmitting || token === null} className="flex flex-col gap-5">
         <NewPasswordFields register={(name) => register(name)} errors={errors} hint="8 to 128 characters, not easy to guess." />
         {outcome && <Outcome tone={outcome.tone}>{outcome.text}</Outcome>}

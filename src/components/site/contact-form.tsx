@@ -1,13 +1,5 @@
-import {
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ChangeEvent,
-  type SubmitEvent,
-  type ReactNode,
-} from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type SubmitEvent, type ReactNode } from 'react';
+import { useHydrated } from '../ui/use-hydrated';
 import { BUYER_TYPE_LABELS, BUYER_TYPES, CONTACT_FIELDS, CONTACT_RULES, contactErrors, type ContactField } from '#shared/contact-rules.ts';
 
 type Values = Required<{ [K in ContactField]: string }>;
@@ -19,7 +11,6 @@ function summary(errors: Partial<Record<ContactField, string>>): string {
   return `${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => errors[f]).join('. ')}.`;
 }
 const EMPTY = Object.fromEntries(CONTACT_FIELDS.map((f) => [f, ''])) as Values;
-const noSubscription = () => () => {};
 
 const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: string; required?: boolean }[] = [
   { name: 'name', label: 'Full Name', autoComplete: 'name', required: true },
@@ -50,11 +41,7 @@ export function ContactForm({ successMs, email }: { successMs: number; email?: s
   const [announcement, setAnnouncement] = useState('');
   // Until this island has hydrated, the browser would submit the form by itself: the button
   // waits, so nothing typed is sent anywhere but to the API.
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   // When the page opened (set once mounted), for the submission's time-to-fill spam signal.
   const openedAt = useRef(0);
   const honeypot = useRef<HTMLInputElement>(null);
