@@ -85,6 +85,16 @@ const LUCIDE: Record<string, string> = {
 };
 
 /** The drawing of each icon, by name. */
+/** How every Lucide drawing is stroked (on its own `<svg>`, or on the `<symbol>` a list shares). */
+export const LUCIDE_DRAWING = {
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  'stroke-width': '2',
+  'stroke-linecap': 'round',
+  'stroke-linejoin': 'round',
+} as const;
+
 export const ICONS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(LUCIDE).map(([k, svg]) => [k, iconBody(svg)]));
 
 /** Other names content may carry (service icon options, about cards' icon-font classes). */
