@@ -1,1 +1,1 @@
-ALTER TYPE "public"."feature_section" ADD VALUE 'federal';
+ALTER TYPE "public"."feature_section" ADD VALUE IF NOT EXISTS 'federal';

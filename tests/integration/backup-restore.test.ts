@@ -50,6 +50,8 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     const seeded = /^INSERT INTO "(\w+)"/.exec(stmt);
     // A constraint of a table the migration creates goes with the table.
     const constrained = /^ALTER TABLE "(\w+)" ADD CONSTRAINT/.exec(stmt);
+    // An enum's value cannot be dropped, and a migration that adds one "if not exists" runs again harmlessly.
+    const enumValue = /^ALTER TYPE "[\w.]+"(?:\."\w+")? ADD VALUE IF NOT EXISTS/.exec(stmt);
     if (created) {
       tables.push(created[1]!);
       statements.push(`drop table "${created[1]}" cascade`);
@@ -61,6 +63,7 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     else if (trigger) statements.push(`drop trigger if exists "${trigger[1]}" on "${trigger[2]}"`);
     else if (seeded && tables.includes(seeded[1]!)) continue;
     else if (constrained && tables.includes(constrained[1]!)) continue;
+    else if (enumValue) continue;
     else throw new Error(`undo by hand: ${stmt.slice(0, 80)}`);
   }
   return { statements: statements.reverse(), tables };

@@ -27,7 +27,8 @@ describe('[DB] seed', () => {
     expect(first.admin).toMatchObject({ username: 'owner' });
     expect(first.admin?.generatedPassword).toBeUndefined();
     expect(await rows(contentBlocks)).toBe(7);
-    expect(await rows(features)).toBe(6);
+    // Three home and three about cards, and the federal page's six product cards.
+    expect(await rows(features)).toBe(12);
     expect(await rows(services)).toBe(3);
     expect(await rows(emailTemplates)).toBe(2);
     expect(await rows(insights)).toBe(3);
@@ -40,7 +41,7 @@ describe('[DB] seed', () => {
     expect(again.inserted).toEqual([]);
     const once = await seed(h.db, { onlyOnce: true });
     expect(once.inserted).toEqual([]);
-    expect(await rows(features)).toBe(6);
+    expect(await rows(features)).toBe(12);
     expect(await rows(users)).toBe(1);
   });
 

@@ -135,7 +135,8 @@ describe('[SITE][IMAGES] rendered pages', () => {
     expect(attr(hero!, 'srcset')).toBe(
       '/uploads/images/hero0a1b2c-640w.webp 640w, /uploads/images/hero0a1b2c-960w.webp 960w, /uploads/images/hero0a1b2c-1280w.webp 1280w, /uploads/images/hero0a1b2c.jpg 1920w',
     );
-    expect(attr(hero!, 'sizes')).toBe('50vw');
+    // An uploaded photo shows through on the right of wide screens: its full width.
+    expect(attr(hero!, 'sizes')).toBe('100vw');
     expect([attr(hero!, 'width'), attr(hero!, 'height')]).toEqual(['1920', '1000']);
     expect(attr(hero!, 'alt')).toBe('Federal office towers at dusk');
     expect(attr(hero!, 'fetchpriority')).toBe('high');
