@@ -3,8 +3,10 @@ import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSec
 import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { withoutPlaceholders } from '#shared/placeholders.ts';
+import { capabilityStatementSettingSchema } from '#shared/schemas/capability-statement.ts';
 import type { Db, Tx } from '../db/client';
 import {
+  appMeta,
   companyProfile,
   contactInfo,
   contentBlocks,
@@ -132,4 +134,14 @@ export async function getCompanyProfile(db: Db | Tx): Promise<CompanyProfile> {
   if (row) return row;
   await ensureCompanyProfile(db);
   return getCompanyProfile(db);
+}
+
+/** The app_meta row of the Documents tab's "Use generated statement". */
+export const CAPABILITY_STATEMENT_KEY = 'capability-statement';
+
+/** The stored choice; null until the owner sets it (or when the row does not read as one). */
+export async function getCapabilityStatementSetting(db: Db | Tx): Promise<{ useGenerated: boolean | null }> {
+  const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, CAPABILITY_STATEMENT_KEY));
+  const parsed = capabilityStatementSettingSchema.safeParse(row?.value);
+  return { useGenerated: parsed.success ? parsed.data.useGenerated : null };
 }

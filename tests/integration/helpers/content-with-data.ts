@@ -180,4 +180,5 @@ export const content = {
       ...stamp,
     },
   ],
+  capabilityStatement: { useGenerated: false },
 } as unknown as SiteContent;
