@@ -259,6 +259,10 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
     const again = await t.s.request('/capability-statement.pdf', { headers: { 'if-none-match': first.res.headers.get('etag')! } });
     expect(again.status).toBe(304);
     expect(await homeDownload()).toBe('/capability-statement.pdf');
+    expect(await (await t.s.request('/api/documents/public/capability')).json()).toMatchObject({
+      title: 'Capability Statement',
+      filePath: '/capability-statement.pdf',
+    });
 
     const profile = await ok('GET', '/api/admin/company-profile');
     const saved = await ok('PATCH', '/api/admin/company-profile', { uei: 'ABCDEFGH1234', cageCode: '7X2K9', version: profile.version });
@@ -279,6 +283,7 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
     for (const until = Date.now() + 60_000; (await homeDownload()) !== null && Date.now() < until;)
       await new Promise((r) => setTimeout(r, 100));
     expect(await homeDownload()).toBeNull();
+    expect(await (await t.s.request('/api/documents/public/capability')).json()).toBeNull();
     expect(await (await t.s.request('/capabilities')).text()).not.toContain('href="/capability-statement.pdf"');
 
     expect(await ok('PUT', PATH, { useGenerated: true })).toMatchObject({ useGenerated: true, inUse: true });
