@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityStatementPdf, type PastPerformanceEntry } from '#server/capability/statement-pdf.ts';
 import type { SiteContent } from '#server/content/site-content.ts';
@@ -113,8 +114,9 @@ describe('[SITE][CAPABILITY] the statement written from the site data', { timeou
   it('a structure tree in reading order: the name as H1, then each section heading followed by its list', async () => {
     const pdf = await readPdf(await render({ company: filled, contactInfo } as unknown as Partial<SiteContent>));
     const outline = pdf.roles.filter((r) => ['H1', 'H2', 'L'].includes(r));
-    // Core competencies, differentiators (no past performance yet), company data, contact.
-    expect(outline).toEqual(['H1', 'H2', 'L', 'H2', 'L', 'H2', 'L', 'H2', 'L']);
+    // The overview, core competencies, differentiators (no past performance yet), company data, contact.
+    expect(outline).toEqual(['H1', 'H2', 'H2', 'L', 'H2', 'L', 'H2', 'L', 'H2', 'L']);
+    expect(pdf.text).toMatch(/COMPANY OVERVIEW .*CORE COMPETENCIES .*DIFFERENTIATORS .*COMPANY DATA .*CONTACT/);
     expect(pdf.roles).toContain('LI');
     expect(pdf.roles).toContain('LBody');
     expect(pdf.roles.slice(0, 2)).toEqual(['Root', 'Document']);
@@ -167,9 +169,19 @@ describe('[SITE][CAPABILITY] the statement written from the site data', { timeou
 
     const { statementInput } = await import('#server/capability/statement-input.ts');
     const { input } = await statementInput({ ...withData, company: filled } as unknown as SiteContent, SITE, entries);
-    const bytes = await capabilityStatementPdf({ ...input, competencies: input.competencies.slice(0, 2) });
+    const logo = await sharp({ create: { width: 240, height: 120, channels: 3, background: '#0f766e' } })
+      .png()
+      .toBuffer();
+    const bytes = await capabilityStatementPdf({
+      ...input,
+      logo: { data: logo, alt: 'Harbor Federal Supply LLC logo' },
+      competencies: input.competencies.slice(0, 2),
+    });
     const withHistory = await readPdf(bytes);
     expect(withHistory.pages).toBe(1);
+    // The uploaded logo is a Figure with its alternative text, before the name.
+    expect(withHistory.alts).toEqual(['Harbor Federal Supply LLC logo']);
+    expect(withHistory.roles.indexOf('Figure')).toBeLessThan(withHistory.roles.indexOf('H1'));
     expect(withHistory.text).toContain('Past Performance'.toUpperCase());
     // Ongoing first, then the newest; the inactive one never.
     const order = [...withHistory.text.matchAll(/Contract (\d+)/g)].map((m) => Number(m[1]));

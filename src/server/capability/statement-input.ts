@@ -74,6 +74,7 @@ export async function statementInput(
     input: {
       legalName: company.legalName,
       tagline: company.tagline,
+      overview: company.description,
       logo: logo ? { data: logo, alt: `${company.legalName} logo` } : null,
       competencies: content.services.map((s) => ({ title: s.title, description: s.description })),
       differentiators: cards.map((c) => ({ title: c.title, description: c.description })),

@@ -44,6 +44,8 @@ interface Fact {
 export interface StatementInput {
   legalName: string;
   tagline?: string | null;
+  /** The company profile's description: a short overview (four lines at most). */
+  overview?: string | null;
   /** The uploaded logo as PNG or JPEG bytes with its alternative text; absent: the site's mark. */
   logo?: { data: Buffer; alt: string } | null;
   /** Core competencies (the services). */
@@ -378,12 +380,9 @@ export async function capabilityStatementPdf(input: StatementInput, opts: { webs
   if (input.logo) {
     const logo = input.logo;
     const fitted = { fit: [110, logoSize] as [number, number], valign: 'center' as const };
-    root.add(
-      doc.struct('Figure', { alt: logo.alt }, () => {
-        artifact(doc, () => doc.roundedRect(PAGE.margin - 4, logoY - 4, 118, logoSize + 8, 6).fill('#ffffff'));
-        doc.image(logo.data, PAGE.margin, logoY, fitted);
-      }),
-    );
+    // A white tile under the logo (an artifact), then the logo itself as a Figure with its text.
+    artifact(doc, () => doc.roundedRect(PAGE.margin - 4, logoY - 4, 118, logoSize + 8, 6).fill('#ffffff'));
+    root.add(doc.struct('Figure', { alt: logo.alt }, () => doc.image(logo.data, PAGE.margin, logoY, fitted)));
     nameX += 126;
   } else {
     artifact(doc, () => drawMark(doc, PAGE.margin, logoY, logoSize));
@@ -391,18 +390,24 @@ export async function capabilityStatementPdf(input: StatementInput, opts: { webs
   }
   const labelWidth = 130;
   const nameWidth = PAGE.width - PAGE.margin - labelWidth - nameX;
-  setStyle(doc, { font: 'bold', size: 19, color: '#ffffff' });
+  // The legal name in 19 pt, or smaller (down to 14) before it is ever shortened.
+  const nameStyle = { font: 'bold' as const, size: 19, color: '#ffffff' };
+  const taglineStyle = { font: 'regular' as const, size: 9, color: COLOR.brand100 };
+  const oneLine = (size: number) => (setStyle(doc, { ...nameStyle, size }), doc.heightOfString('X', { width: nameWidth }));
+  while (
+    nameStyle.size > 14 &&
+    (setStyle(doc, nameStyle), doc.heightOfString(input.legalName, { width: nameWidth })) > oneLine(nameStyle.size) * 2 + 0.5
+  )
+    nameStyle.size -= 1;
+  setStyle(doc, nameStyle);
   const name = fitText(doc, input.legalName, nameWidth, 2);
-  const tagline = input.tagline
-    ? (setStyle(doc, { font: 'regular', size: 9, color: COLOR.brand100 }), fitText(doc, input.tagline, nameWidth, 2))
-    : '';
-  setStyle(doc, { font: 'bold', size: 19, color: '#ffffff' });
   const nameHeight = doc.heightOfString(name, { width: nameWidth });
-  setStyle(doc, { font: 'regular', size: 9, color: COLOR.brand100 });
+  setStyle(doc, taglineStyle);
+  const tagline = input.tagline ? fitText(doc, input.tagline, nameWidth, 2) : '';
   const taglineHeight = tagline ? doc.heightOfString(tagline, { width: nameWidth }) + 3 : 0;
   let y = (HEADER_HEIGHT - nameHeight - taglineHeight) / 2;
-  y = block(doc, root, 'H1', name, nameX, y, nameWidth, { font: 'bold', size: 19, color: '#ffffff' });
-  if (tagline) block(doc, root, 'P', tagline, nameX, y + 3, nameWidth, { font: 'regular', size: 9, color: COLOR.brand100 });
+  y = block(doc, root, 'H1', name, nameX, y, nameWidth, nameStyle);
+  if (tagline) block(doc, root, 'P', tagline, nameX, y + 3, nameWidth, taglineStyle);
   block(doc, root, 'P', 'CAPABILITY STATEMENT', PAGE.width - PAGE.margin - labelWidth, HEADER_HEIGHT / 2 - 5, labelWidth, {
     font: 'bold',
     size: 9,
@@ -416,6 +421,12 @@ export async function capabilityStatementPdf(input: StatementInput, opts: { webs
   const main = doc.struct('Sect');
   root.add(main);
   y = top;
+  setStyle(doc, STYLE.itemText);
+  const overview = input.overview ? fitText(doc, input.overview, MAIN_WIDTH, 4, STYLE.itemText.lineGap) : '';
+  if (overview) {
+    y = heading(doc, main, 'Company Overview', MAIN_X, y, MAIN_WIDTH);
+    y = block(doc, main, 'P', overview, MAIN_X, y, MAIN_WIDTH, STYLE.itemText) + 10;
+  }
   if (input.competencies.length) {
     y = heading(doc, main, 'Core Competencies', MAIN_X, y, MAIN_WIDTH);
     y = itemList(doc, main, input.competencies.slice(0, MAX_COMPETENCIES), { x: MAIN_X, y, width: MAIN_WIDTH, bottom, lines: 2 }).y + 6;
