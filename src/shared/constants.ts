@@ -24,7 +24,8 @@ export const BUTTON_STYLES = ['primary', 'secondary', 'outline', 'ghost'] as con
 /** SPEC 9: the default icon of an about feature card. */
 export const DEFAULT_ABOUT_ICON = 'fas fa-star';
 
-export const FEATURE_SECTIONS = ['home', 'about'] as const;
+/** Card lists: home feature cards, the about page's Why Choose Us, the federal page's Product Capabilities. */
+export const FEATURE_SECTIONS = ['home', 'about', 'federal'] as const;
 export type FeatureSection = (typeof FEATURE_SECTIONS)[number];
 
 /** Service icon options (SPEC 3), value → label. */
@@ -56,6 +57,14 @@ export const SERVICE_ICON_LABELS: Record<ServiceIcon, string> = {
   wrench: 'Wrench',
   'presentation-chart': 'Presentation',
   'clipboard-list': 'Clipboard',
+};
+/** The federal page's product cards pick from the service icons and three of goods. */
+export const PRODUCT_ICONS = [...SERVICE_ICONS, 'layers', 'truck', 'package'] as const;
+export const PRODUCT_ICON_LABELS: Record<(typeof PRODUCT_ICONS)[number], string> = {
+  ...SERVICE_ICON_LABELS,
+  layers: 'Layers',
+  truck: 'Truck',
+  package: 'Package',
 };
 
 export const INSIGHT_CATEGORIES = ['industry_spotlights', 'market_analysis', 'case_studies', 'research', 'expert_advice'] as const;

@@ -70,6 +70,28 @@ export const FALLBACK_MISSION = {
     'To make federal procurement simple, compliant and dependable: for the agencies who buy, for the manufacturers who supply, and for the taxpayers who expect value.',
 };
 
+/** The federal page's Product Capabilities cards, until the owner edits them (Services tab). */
+export const FALLBACK_FEDERAL_PRODUCTS = [
+  {
+    icon: 'code',
+    title: 'IT Hardware & Peripherals',
+    description: 'Monitors, docking stations, keyboards, printers, networking and storage.',
+  },
+  { icon: 'database', title: 'Computers & Servers', description: 'Laptops, desktops, workstations and rack servers from leading OEMs.' },
+  { icon: 'layers', title: 'Software & Licensing', description: 'Commercial software, subscriptions and license renewals.' },
+  {
+    icon: 'presentation-chart',
+    title: 'Audio & Video Equipment',
+    description: 'Conference-room displays, projectors, cameras and sound systems.',
+  },
+  { icon: 'truck', title: 'Material Handling', description: 'Industrial trucks, pallet stackers, lifts and warehouse equipment.' },
+  {
+    icon: 'package',
+    title: 'Commercial Kitchen & Food Processing',
+    description: 'Food processing machinery and commercial kitchen equipment.',
+  },
+];
+
 export const FALLBACK_ABOUT_FEATURES = [
   {
     title: 'Certified Experts',

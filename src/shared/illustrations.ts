@@ -14,8 +14,27 @@ export const ILLUSTRATIONS = {
   strategy: '/images/art/strategy.svg',
   sourcing: '/images/art/sourcing.svg',
   compliance: '/images/art/compliance.svg',
+  services: '/images/art/services.svg',
+  about: '/images/art/about.svg',
+  capabilities: '/images/art/capabilities.svg',
+  insights: '/images/art/insights.svg',
 } as const;
 export type Illustration = keyof typeof ILLUSTRATIONS;
+
+/**
+ * Each page's hero picture: its own, never another page's, nor one of the pictures the service
+ * cards fall back to (strategy, sourcing, compliance), so no two places on the site repeat one.
+ */
+export const PAGE_ART = {
+  home: 'network',
+  services: 'services',
+  federal: 'federal',
+  partners: 'manufacturing',
+  consulting: 'consulting',
+  capabilities: 'capabilities',
+  about: 'about',
+  insights: 'insights',
+} as const satisfies Record<string, Illustration>;
 
 /** An illustration as the pages draw it: decorative (empty alt), in the service image box. */
 export function illustrationImage(name: Illustration): SiteImage {

@@ -53,3 +53,34 @@ test('[ADMIN][SERVICES]: the services hero is edited; an edit based on a stale v
   await expect(toast(page)).not.toContainText('409');
   await restoreRecord(page, '/api/content/services_hero', (id) => `/api/content/${id}`, original.id, { title: original.title });
 });
+
+test('[ADMIN][SERVICES]: a product capability card added in the Services tab shows on the federal page; deleting asks first', async ({
+  page,
+}) => {
+  await openTab(page, 'Services');
+  const card = page.getByRole('region', { name: 'Product Capabilities' });
+  await expect(card.getByText('Material Handling')).toBeVisible();
+  const title = `Lab Equipment ${unique()}`;
+  await card.getByRole('button', { name: 'Add Feature' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Feature' });
+  await dialog.getByLabel('Title').fill(title);
+  await dialog.getByLabel('Description').fill('Microscopes, centrifuges and lab benches.');
+  await dialog.getByLabel('Icon').selectOption({ label: 'Package' });
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(toast(page)).toContainText('Feature created');
+
+  // Published: the card is on the federal page (a visitor's request, no session).
+  const visitor = await page.context().browser()!.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    await expect
+      .poll(async () => (await (await visitor.request.get('/services/federal')).text()).includes(title), { timeout: 60_000 })
+      .toBe(true);
+  } finally {
+    await visitor.close();
+  }
+
+  await card.getByRole('button', { name: `Delete ${title}` }).click();
+  await page.getByRole('alertdialog', { name: 'Delete feature?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page)).toContainText('Feature deleted');
+  await expect(card.getByText(title)).toHaveCount(0);
+});

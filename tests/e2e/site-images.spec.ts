@@ -117,6 +117,8 @@ for (const width of [390, 1280]) {
     const [img, band] = await Promise.all([hero.boundingBox(), page.locator('main > section').first().boundingBox()]);
     expect(img).toEqual(band);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // The owner's photo is the hero's picture: no drawing is laid over it.
+    await expect(page.locator('main > section').first().locator('img[src^="/images/art/"]')).toHaveCount(0);
   });
 }
 

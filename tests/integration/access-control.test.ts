@@ -13,6 +13,7 @@ import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/
 const PUBLIC = new Set([
   'ALL /api/[...path]',
   'GET /api/about-features',
+  'GET /api/federal-features',
   'GET /api/contact-info/active',
   'GET /api/content/[section]/active',
   'GET /api/documents',

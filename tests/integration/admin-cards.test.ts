@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seed } from '#server/db/seed.ts';
 import { features, services } from '#server/db/schema/index.ts';
+import { FALLBACK_FEDERAL_PRODUCTS } from '#shared/fallbacks.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
 let t: AdminTestContext;
@@ -62,6 +64,26 @@ describe('[API][ADMIN][FEATURES]', () => {
     );
     expect(patch.status).toBe(400);
     expect(patch.body.message).toBe('Description must be at least 10 characters');
+  });
+
+  it("federal product cards: a new install has the page's six, listed by /api/federal-features; a card added there shows nowhere else", async () => {
+    const seeded = (await (await t.s.request('/api/federal-features')).json()) as { title: string; icon: string }[];
+    expect(seeded.map((f) => f.title)).toEqual(FALLBACK_FEDERAL_PRODUCTS.map((f) => f.title));
+    expect(seeded.map((f) => f.icon)).toContain('truck');
+    const res = await json(
+      await t.as(t.admin, 'POST', '/api/features', { ...card, title: 'Lab Equipment', section: 'federal', icon: 'package' }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ section: 'federal', title: 'Lab Equipment' });
+    const federal = (await (await t.s.request('/api/federal-features')).json()) as { id: number }[];
+    expect(federal.at(-1)!.id).toBe(res.body.id);
+    for (const other of ['/api/features', '/api/about-features'])
+      expect(((await (await t.s.request(other)).json()) as { id: number }[]).some((f) => f.id === res.body.id)).toBe(false);
+    // Deleted cards stay deleted: the six come back on no later start.
+    for (const f of await t.s.db.select().from(features).where(eq(features.section, 'federal')))
+      expect((await t.as(t.admin, 'DELETE', `/api/features/${f.id}`)).status).toBe(200);
+    expect((await seed(t.s.db, { onlyOnce: true })).inserted).not.toContain('feature:federal');
+    expect(await (await t.s.request('/api/federal-features')).json()).toEqual([]);
   });
 
   it.each([

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insights } from '#server/db/schema/index.ts';
 import type { Publisher } from '#server/publish/publisher.ts';
+import { SEARCHES_PER_MINUTE } from '#server/services/search-limit.ts';
 import { LIMITS } from '#shared/constants.ts';
 import { bundleApi } from '../helpers/bundle';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
@@ -57,7 +58,8 @@ async function searchUntil(q: string, done: (paths: string[]) => boolean) {
     const found = await paths(q);
     for (const p of found) expect((await server.request(p)).status, `${p} was found`).toBe(200);
     if (done(found)) return;
-    await new Promise((r) => setTimeout(r, 50));
+    // Not too often: a client may search SEARCHES_PER_MINUTE times a minute (the last test).
+    await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`the search for ${q} never settled`);
 }
@@ -99,6 +101,25 @@ describe('[SITE][SEARCH] GET /api/insights/search', { timeout: 180_000 }, () => 
     const text = first!.excerpt.map((p) => p.text).join('');
     expect(text.split(/\s+/).length).toBeLessThanOrEqual(40);
     expect(text.includes('\u0001') || text.includes('\u0002')).toBe(false);
+  });
+
+  it('the excerpt is cut from the words a reader sees, not the Markdown', async () => {
+    const created = await api('POST', '/api/admin/insights', {
+      ...article,
+      title: 'Marked Up Article',
+      slug: 'marked-up-article',
+      isPublished: true,
+      content:
+        '## Why zanzibarite matters\n\nA **bold** claim about [zanzibarite sourcing](https://www.example.gov/guide) and *care*.\n\n- one zanzibarite list item\n> a quote',
+    });
+    await searchUntil('zanzibarite', (found) => found.includes('/insights/marked-up-article'));
+    const [hit] = (await search('zanzibarite')).results;
+    const text = hit!.excerpt.map((p) => p.text).join('');
+    expect(text).toContain('bold');
+    expect(text).toMatch(/zanzibarite sourcing/i);
+    expect(text).not.toMatch(/\*\*|\]\(|https:|^#|\n#|>/);
+    expect(hit!.excerpt.filter((p) => p.mark).map((p) => p.text.toLowerCase())).toContain('zanzibarite');
+    await api('DELETE', `/api/admin/insights/${created.id}`);
   });
 
   it('a draft is not found; once published it is, never before its page is live; an edit is found by its new words; unpublished, it is gone', async () => {
@@ -172,5 +193,19 @@ describe('[SITE][SEARCH] GET /api/insights/search', { timeout: 180_000 }, () => 
     // The excerpt is words of the text (the search's parser leaves tag-like runs out), as plain strings.
     expect(found!.excerpt.map((p) => p.text).join('')).toContain('Narwhal');
     expect(found!.excerpt.every((p) => typeof p.text === 'string')).toBe(true);
+  });
+  // Last: it spends this client's searches for the minute.
+  it('one client searching more than SEARCHES_PER_MINUTE times a minute gets a 429 with a message and Retry-After', async () => {
+    let res: Response | undefined;
+    for (let i = 0; i <= SEARCHES_PER_MINUTE; i++) {
+      res = await server.request(`/api/insights/search?q=flood${i}`);
+      if (res.status === 429) break;
+      expect(res.status).toBe(200);
+    }
+    expect(res!.status).toBe(429);
+    expect(await res!.json()).toEqual({ message: 'Too many searches. Please wait a minute and try again.' });
+    expect(Number(res!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The pages themselves are not limited.
+    expect((await server.request('/insights')).status).toBe(200);
   });
 });

@@ -20,6 +20,7 @@ const PUBLIC_READS = [
   '/api/services',
   '/api/features',
   '/api/about-features',
+  '/api/federal-features',
   '/api/documents',
   '/api/contact-info/active',
   '/api/documents/public/capability',

@@ -19,7 +19,10 @@ const filled = {
   samExpiresOn: '2027-05-01',
 };
 
-async function page(path: string, content: { company?: object; documents?: SiteContent['documents'] }): Promise<string> {
+async function page(
+  path: string,
+  content: { company?: object; documents?: SiteContent['documents']; federalFeatures?: unknown[] },
+): Promise<string> {
   const res = await renderPage(path, SITE, { ...withData, ...content } as unknown as SiteContent);
   expect(res.status).toBe(200);
   return res.text();
@@ -129,5 +132,20 @@ describe('[SITE][TRUST] /services/federal in the specification’s words', () =>
     const noCage = profile(await page('/services/federal', { company: { ...filled, cageCode: null } }));
     expect(noCage.CAGE).toBe('CAGE on request');
     expect(noCage.UEI).toBe('ABCDEF123456');
+  });
+
+  it("the product capability cards are the owner's list (Services tab); with none, no empty list", async () => {
+    const products = (html: string) =>
+      html
+        .match(/<h2 id="products"[\s\S]*?<\/ul>/)?.[0]
+        .match(/<h3[^>]*>([^<]*)<\/h3>/g)
+        ?.map((h) => h.replace(/<[^>]+>/g, '')) ?? [];
+    const html = await page('/services/federal', {});
+    expect(products(html)).toEqual(['Material Handling']);
+    expect(html).toContain('Pallet stackers and lifts.');
+    const none = await page('/services/federal', { federalFeatures: [] } as object);
+    expect(none).toContain('Product Capabilities');
+    expect(none).not.toContain('Material Handling');
+    expect(none).not.toMatch(/<h2 id="products"[^>]*>[^<]*<\/h2>\s*<ul/);
   });
 });

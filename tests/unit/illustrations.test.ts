@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SERVICE_ICONS } from '#shared/constants.ts';
 import { FALLBACK_SERVICES } from '#shared/fallbacks.ts';
-import { ILLUSTRATIONS, illustrationImage, serviceIllustration } from '#shared/illustrations.ts';
+import { ILLUSTRATIONS, PAGE_ART, illustrationImage, serviceIllustration } from '#shared/illustrations.ts';
 
 describe('illustrations', () => {
   it('every illustration is a small SVG file in public/ of the size the pages reserve for it', () => {
@@ -28,5 +28,17 @@ describe('illustrations', () => {
     const picks = [0, 1, 2].map((i) => serviceIllustration('fas fa-rocket', i));
     expect(new Set(picks).size).toBe(3);
     expect(serviceIllustration(null, 3)).toBe(picks[0]);
+  });
+});
+
+describe('page heroes', () => {
+  it('each page has a picture of its own, none of them one the service cards fall back to', () => {
+    const pages = Object.values(PAGE_ART);
+    expect(new Set(pages).size).toBe(pages.length);
+    const servicePictures = new Set([
+      ...SERVICE_ICONS.map((icon) => serviceIllustration(icon, 0)),
+      ...[0, 1, 2].map((i) => serviceIllustration(null, i)),
+    ]);
+    for (const art of pages) expect(servicePictures.has(art), art).toBe(false);
   });
 });

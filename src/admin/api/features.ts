@@ -10,11 +10,19 @@ export type Feature = Stored<typeof featureSchema>;
 
 const featureKeys = { list: (section: FeatureSection) => ['features', section] as const };
 
-/** Home cards from GET /api/features, about cards from GET /api/about-features (all of them for an admin). */
+/** Where each section's cards are listed (all of them for an admin) and shown. */
+const LIST_URL: Record<FeatureSection, string> = {
+  home: '/api/features',
+  about: '/api/about-features',
+  federal: '/api/federal-features',
+};
+const PAGE: Record<FeatureSection, string> = { home: '/', about: '/about', federal: '/services/federal' };
+
+/** A section's cards, all of them (the administrator's view). */
 export function featuresQuery(section: FeatureSection) {
   return queryOptions({
     queryKey: featureKeys.list(section),
-    queryFn: () => api.get<Feature[]>(section === 'about' ? '/api/about-features' : '/api/features'),
+    queryFn: () => api.get<Feature[]>(LIST_URL[section]),
   });
 }
 
@@ -28,7 +36,7 @@ export function useSaveFeature(section: FeatureSection) {
         : api.patch<Feature>(`/api/features/${id}`, { ...values, section, version }),
     invalidate: [featureKeys.list(section)],
     success: (vars) => (vars.id === undefined ? 'Feature created' : 'Feature updated'),
-    page: () => (section === 'about' ? '/about' : '/'),
+    page: () => PAGE[section],
     failure: FAILURE,
   });
 }
@@ -38,7 +46,7 @@ export function useDeleteFeature(section: FeatureSection) {
     mutationFn: (id) => api.delete(`/api/features/${id}`),
     invalidate: [featureKeys.list(section)],
     success: 'Feature deleted',
-    page: () => (section === 'about' ? '/about' : '/'),
+    page: () => PAGE[section],
     failure: FAILURE,
   });
 }

@@ -27,7 +27,18 @@ const cardSchema = (section: FeatureSection) => () =>
   import('#shared/schemas/feature.ts').then(
     (m) => m.featureCreateSchema(section).omit({ section: true }) as unknown as z.ZodType<FieldValues, FieldValues>,
   );
-const CARD_SCHEMAS: Record<FeatureSection, SchemaLoader> = { home: cardSchema('home'), about: cardSchema('about') };
+const CARD_SCHEMAS: Record<FeatureSection, SchemaLoader> = {
+  home: cardSchema('home'),
+  about: cardSchema('about'),
+  federal: cardSchema('federal'),
+};
+
+/** What the site shows while a section has no card at all. */
+const WHEN_EMPTY: Record<FeatureSection, string> = {
+  home: 'No cards yet; the site shows its three default cards.',
+  about: 'No cards yet; the site shows its three default cards.',
+  federal: 'No cards: the federal capabilities page shows no product cards.',
+};
 
 /** About cards keep an icon-font class (SPEC 3); home cards pick from the service icons. */
 const ABOUT_ICON_HELP = `An icon-font class, e.g. ${DEFAULT_ABOUT_ICON}`;
@@ -38,7 +49,7 @@ interface Props {
   description?: string;
 }
 
-/** Feature cards (home) or Why Choose Us cards (about): table, add/edit dialog, delete confirmation. */
+/** Feature cards (home), Why Choose Us cards (about) or product cards (federal): table, add/edit dialog, delete confirmation. */
 export function FeatureCardsEditor({ section, title, description }: Props) {
   const query = useQuery(featuresQuery(section));
   const save = useSaveFeature(section);
@@ -50,7 +61,7 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
   let body;
   if (query.isPending) body = <LoadingRows label={`Loading ${title}`} />;
   else if (query.isError) body = <LoadError error={query.error} onRetry={() => void query.refetch()} />;
-  else if (query.data.length === 0) body = <p className="text-sm text-muted">No cards yet; the site shows its three default cards.</p>;
+  else if (query.data.length === 0) body = <p className="text-sm text-muted">{WHEN_EMPTY[section]}</p>;
   else
     body = (
       <StackTable columns={['Title', 'Description', 'Order', 'Status', 'Actions']}>
@@ -84,7 +95,11 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
           <LazySchemaForm
             schema={CARD_SCHEMAS[section]}
             fields={FIELDS.map((f) =>
-              f.name !== 'icon' ? f : section === 'about' ? { ...f, help: ABOUT_ICON_HELP } : iconField(current?.icon),
+              f.name !== 'icon'
+                ? f
+                : section === 'about'
+                  ? { ...f, help: ABOUT_ICON_HELP }
+                  : iconField(current?.icon, section === 'federal'),
             )}
             defaultValues={{
               title: current?.title ?? '',

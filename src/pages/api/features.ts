@@ -13,7 +13,7 @@ export const GET = defineHandler(async ({ locals }) => {
   return json(await listFeatures(await getDb(), 'home', { activeOnly }));
 });
 
-/** A new home card, or an about card with `section: 'about'` in the body. */
+/** A new home card, or an about or federal card with `section: 'about'` or `'federal'` in the body. */
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   return json(await createFeature(await getDb(), await readJson(request), actor), { status: 201 });

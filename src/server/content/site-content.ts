@@ -54,6 +54,8 @@ async function collect(db: Db | Tx) {
     blocks,
     homeFeatures: await listFeatures(db, 'home', { activeOnly: true }),
     aboutFeatures: await listFeatures(db, 'about', { activeOnly: true }),
+    /** The federal page's Product Capabilities cards. */
+    federalFeatures: await listFeatures(db, 'federal', { activeOnly: true }),
     services,
     insights,
     documents: await listDocuments(db, { activeOnly: true }),

@@ -32,6 +32,7 @@ export async function seed(db: Db, opts: { onlyOnce?: boolean } = {}): Promise<S
   const result: SeedResult = { inserted: [] };
   // Before the once-only check: an install seeded before the profile existed gets it too.
   if (await ensureCompanyProfile(db)) result.inserted.push('company_profile');
+  if (await ensureFederalProducts(db)) result.inserted.push('feature:federal');
   if (opts.onlyOnce) {
     const [mark] = await db.select().from(appMeta).where(eq(appMeta.key, SEEDED_KEY));
     if (mark) {
@@ -123,6 +124,28 @@ export async function seed(db: Db, opts: { onlyOnce?: boolean } = {}): Promise<S
     .values({ key: SEEDED_KEY, value: sql`to_jsonb(now())` })
     .onConflictDoNothing();
   return result;
+}
+
+const FEDERAL_PRODUCTS_KEY = 'federal_products_seeded';
+
+/**
+ * The federal page's product cards, once per install (an install seeded before the cards became
+ * editable gets the text its page showed); cards the owner later deletes do not come back.
+ */
+async function ensureFederalProducts(db: Db): Promise<boolean> {
+  const [mark] = await db.select().from(appMeta).where(eq(appMeta.key, FEDERAL_PRODUCTS_KEY));
+  if (mark) return false;
+  const [row] = await db.select({ id: features.id }).from(features).where(eq(features.section, 'federal')).limit(1);
+  if (!row) {
+    await db
+      .insert(features)
+      .values(F.FALLBACK_FEDERAL_PRODUCTS.map((card, i) => ({ ...card, section: 'federal' as const, displayOrder: i, isActive: true })));
+  }
+  await db
+    .insert(appMeta)
+    .values({ key: FEDERAL_PRODUCTS_KEY, value: sql`to_jsonb(now())` })
+    .onConflictDoNothing();
+  return !row;
 }
 
 /** The first admin, from ADMIN_* variables or with a generated password printed once. */

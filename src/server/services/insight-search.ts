@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { articlePlainText } from '#shared/markdown.ts';
 import type { Db } from '../db/client';
 import { insights, insightSearch } from '../db/schema';
 
@@ -91,10 +92,23 @@ export async function searchInsights(
       category: insights.category,
       publicationDate: insights.publicationDate,
       createdAt: insights.createdAt,
-      headline: sql<string>`ts_headline('english', ${insights.excerpt} || ' ' || ${insights.content}, ${tsquery}, ${options})`,
+      excerpt: insights.excerpt,
+      content: insights.content,
     })
     .from(insights)
     .where(inArray(insights.id, ids));
+  // The passage is cut from the words a reader sees, not the Markdown (no `**` or link targets).
+  const headlines = await Promise.all(
+    rows.map(async (r) => {
+      const text = `${r.excerpt ?? ''}\n\n${articlePlainText(r.content)}`;
+      const [row] = await db
+        .select({ headline: sql<string>`ts_headline('english', ${text}::text, ${tsquery}, ${options})` })
+        .from(insights)
+        .where(eq(insights.id, r.id));
+      return [r.id, row?.headline ?? ''] as const;
+    }),
+  );
+  const headlineOf = new Map(headlines);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return {
     total,
@@ -108,7 +122,7 @@ export async function searchInsights(
               category: r.category,
               publicationDate: r.publicationDate?.toISOString() ?? null,
               createdAt: r.createdAt.toISOString(),
-              excerpt: excerptParts(r.headline),
+              excerpt: excerptParts(headlineOf.get(id) ?? ''),
             },
           ]
         : [];

@@ -78,6 +78,18 @@ export const content = {
     },
   ],
   aboutFeatures: [],
+  federalFeatures: [
+    {
+      id: 7,
+      section: 'federal',
+      title: 'Material Handling',
+      description: 'Pallet stackers and lifts.',
+      icon: 'truck',
+      displayOrder: 0,
+      isActive: true,
+      ...stamp,
+    },
+  ],
   services: [
     {
       id: 5,

@@ -1,8 +1,9 @@
 import { BlockEditor } from '../../components/block-editors';
+import { FeatureCardsEditor } from '../../components/feature-cards-editor';
 import { ServiceList } from './service-list';
 import { errorMessage } from '#lib/api-client.ts';
 
-/** SPEC 2.15 Services tab: the services hero and the list of services. */
+/** SPEC 2.15 Services tab: the services hero, the list of services and the federal page's product cards. */
 export function ServicesTab() {
   return (
     <div className="space-y-6">
@@ -20,6 +21,11 @@ export function ServicesTab() {
         }
       />
       <ServiceList />
+      <FeatureCardsEditor
+        section="federal"
+        title="Product Capabilities"
+        description="The product cards of the federal capabilities page (/services/federal): active ones appear by display order."
+      />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { getDb } from '#server/db/client.ts';
 import { defineHandler, json } from '#server/http.ts';
 import { searchInsights } from '#server/services/insight-search.ts';
+import { countSearch } from '#server/services/search-limit.ts';
 import { liveRelease, liveSite } from '#server/web/live-site.ts';
 import { categoryLabel, formatLongDate } from '#lib/format.ts';
 import { insightSearchSchema } from '#shared/schemas/insight.ts';
@@ -10,9 +11,11 @@ export const prerender = false;
 /**
  * The insights search box: the published insights matching `q`, best first, as the results list
  * shows them. Only articles whose page is live on this server are returned, so a result never
- * opens a page that is still being published (docs/decisions/013-insights-search.md).
+ * opens a page that is still being published (docs/decisions/013-insights-search.md). One client
+ * may search SEARCHES_PER_MINUTE times a minute (src/server/services/search-limit.ts).
  */
-export const GET = defineHandler(async ({ url }) => {
+export const GET = defineHandler(async ({ url, locals }) => {
+  countSearch(locals.clientIp ?? 'unknown');
   const { q } = insightSearchSchema.parse({ q: url.searchParams.get('q') ?? '' });
   const served = liveRelease() ? liveSite() : undefined;
   const { total, results } = await searchInsights(await getDb(), q, {

@@ -1,0 +1,1 @@
+ALTER TYPE "public"."feature_section" ADD VALUE 'federal';
