@@ -34,7 +34,7 @@ export function companyOf(content: { company?: Company | null }): Company {
 }
 
 /** A yyyy-mm-dd date as buyers read it ('May 1, 2027'). */
-function formatDay(day: string): string {
+export function formatDay(day: string): string {
   return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 }
 

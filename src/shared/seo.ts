@@ -1,5 +1,5 @@
 import { samStatus, type Company } from './company';
-import { offeredDocument, type OfferableDocument } from './documents';
+import { offeredDocument, type DocumentChoice } from './documents';
 import { isPlaceholderEmail, isPlaceholderPhone } from './placeholders';
 
 const DEFAULT_SITE = 'http://localhost:4321';
@@ -40,7 +40,7 @@ export function organizationJsonLd(
   company: Company,
   site: URL | string | undefined = DEFAULT_SITE,
   contact: Partial<PublicContact> = {},
-  documents: readonly OfferableDocument[] = [],
+  choice: DocumentChoice = { documents: [], useGenerated: false },
 ) {
   const identifiers = [
     ...(company.uei ? [{ '@type': 'PropertyValue', propertyID: 'UEI', value: company.uei }] : []),
@@ -63,7 +63,7 @@ export function organizationJsonLd(
         ]
       : []),
   ];
-  const capability = offeredDocument(documents, 'capability');
+  const capability = offeredDocument(choice, 'capability');
   return {
     '@context': 'https://schema.org',
     '@type': 'Organization',
@@ -84,7 +84,7 @@ export function organizationJsonLd(
             '@type': 'DigitalDocument',
             name: 'Capability Statement',
             encodingFormat: 'application/pdf',
-            url: absoluteUrl(capability.filePath!, site),
+            url: absoluteUrl(capability.filePath, site),
           },
         }
       : {}),

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { expect, openTab, test, toast, unique } from './helpers/admin';
 import { axeViolations } from './axe';
 
@@ -18,6 +20,14 @@ async function profile(page: Page): Promise<Profile> {
 /** The Organization JSON-LD of a page, as text. */
 async function jsonLd(page: Page): Promise<string> {
   return (await page.locator('script[type="application/ld+json"]').allTextContents()).join('\n');
+}
+
+/** The text of a PDF's first page, as pdf.js reads it. */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const doc = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  const items = (await (await doc.getPage(1)).getTextContent()).items;
+  await doc.destroy();
+  return items.map((i) => ('str' in i ? i.str : '')).join(' ');
 }
 
 async function editProfile(page: Page) {
@@ -67,6 +77,17 @@ test('[ADMIN][COMPANY]: the checklist, then UEI and short name saved in the Comp
     await expect(visitor.locator('header').getByText(shortName)).toBeVisible();
     await expect(visitor.locator('footer')).toContainText(`UEI ${uei}`);
     expect(await jsonLd(visitor)).toContain(`"propertyID":"UEI","value":"${uei}"`);
+
+    // The capability statement offered on /capabilities was written again with the new UEI.
+    await visitor.goto('/capabilities');
+    const statement = visitor
+      .getByTestId('document-card')
+      .filter({ has: visitor.getByRole('heading', { name: 'Capability Statement', exact: true }) });
+    const download = visitor.waitForEvent('download');
+    await statement.getByRole('link', { name: /^Download/ }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('capability-statement.pdf');
+    expect(await pdfText(await readFile((await file.path())!))).toContain(uei);
 
     // A bad UEI: the schema's message under the field, and the server refuses it with the same one.
     card = await editProfile(page);

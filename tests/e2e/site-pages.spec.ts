@@ -151,8 +151,11 @@ test.describe('[SITE][CONTENT]', () => {
     await expect(page.getByRole('link', { name: 'Email Procurement Desk' })).toHaveCount(0);
     await page.getByRole('link', { name: 'Request Quick Quote' }).click();
     await expect(page).toHaveURL(/#contact-form$/);
-    // No capability document yet: the button scrolls to the capabilities section.
-    await expect(page.getByRole('link', { name: 'Download Capability Statement' }).first()).toHaveAttribute('href', '#capabilities');
+    // No uploaded capability document: the button opens the statement written from the site's data.
+    await expect(page.getByRole('link', { name: /^Download Capability Statement/ }).first()).toHaveAttribute(
+      'href',
+      '/capability-statement.pdf',
+    );
     const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t));
     const org = ld.find((d) => d['@type'] === 'Organization');
     expect(org.naics).toContain('333241');
@@ -193,12 +196,13 @@ test.describe('[SITE][CONTENT]', () => {
     await expect.poll(() => messages).toEqual(['OEM Onboarding Kit not currently available. Please contact us directly.']);
   });
 
-  test('capabilities: hero, empty documents state, closing call to action', async ({ page }) => {
+  test('capabilities: hero, the generated statement as the first document, closing call to action', async ({ page }) => {
     await page.goto('/capabilities');
     await expect(page.getByRole('link', { name: 'Request Quick Quote' }).first()).toHaveAttribute('href', '/contact');
     await expect(page.getByRole('heading', { name: 'Capability Documents' })).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'No Documents Available' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/contact');
+    const card = page.getByTestId('document-card').first();
+    await expect(card.getByRole('heading', { name: 'Capability Statement' })).toBeVisible();
+    await expect(card.getByRole('link', { name: /^View PDF/ })).toHaveAttribute('href', '/capability-statement.pdf');
     await expect(page.getByRole('heading', { name: 'Ready to Get Started?' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'View All Services' })).toHaveAttribute('href', '/services');
   });

@@ -70,14 +70,14 @@ function edited<T>(value: T): T {
   return value;
 }
 
-/** The pages (HTML, XML, text) of a release, by path. */
+/** The pages (HTML, XML, text) and the capability statement (PDF, as base64) of a release, by path. */
 async function pages(info: ReleaseInfo): Promise<Map<string, { body: string; ino: number }>> {
   const dir = releaseClientDir(info.id);
-  const files = (await fs.readdir(dir, { recursive: true })).map(String).filter((f) => /\.(html|xml|txt)$/.test(f));
+  const files = (await fs.readdir(dir, { recursive: true })).map(String).filter((f) => /\.(html|xml|txt|pdf)$/.test(f));
   const out = new Map<string, { body: string; ino: number }>();
   for (const f of files) {
     const full = path.join(dir, f);
-    out.set(f, { body: await fs.readFile(full, 'utf8'), ino: (await fs.stat(full)).ino });
+    out.set(f, { body: await fs.readFile(full, f.endsWith('.pdf') ? 'base64' : 'utf8'), ino: (await fs.stat(full)).ino });
   }
   return out;
 }

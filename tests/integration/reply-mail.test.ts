@@ -136,8 +136,9 @@ describe('[LEADS][REPLY] the sent reply reads as written', () => {
     expect(preview.subject).toBe(queued.subject);
   });
 
-  it('offers the active capability statement as an absolute link on the site, and nothing without one', async () => {
-    expect((await setup()).capabilityStatement).toBeNull();
+  it('offers the capability statement the site offers as an absolute link: the generated one, an uploaded one, or none', async () => {
+    const generated = { title: 'Capability Statement', url: 'http://localhost:4321/capability-statement.pdf' };
+    expect((await setup()).capabilityStatement).toEqual(generated);
     const [doc] = await t.s.db
       .insert(documents)
       .values({
@@ -153,6 +154,9 @@ describe('[LEADS][REPLY] the sent reply reads as written', () => {
       url: 'http://localhost:4321/uploads/documents/cap-2026.pdf',
     });
     await t.s.db.update(documents).set({ isActive: false }).where(eq(documents.id, doc!.id));
+    expect((await setup()).capabilityStatement).toEqual(generated);
+    // "Use generated statement" off and no uploaded one: nothing to insert.
+    expect((await t.as(t.admin, 'PUT', '/api/admin/capability-statement', { useGenerated: false })).status).toBe(200);
     expect((await setup()).capabilityStatement).toBeNull();
   });
 });

@@ -106,3 +106,30 @@ export async function uploadDocumentFile(file: File, onProgress: (percent: numbe
   if (status < 200 || status >= 300 || !body.url) throw new DocumentUploadError('put', body.message ?? '');
   return { filePath: body.url, fileName: file.name, fileSize: body.fileSize ?? file.size, fileType: 'application/pdf' };
 }
+
+/** GET /api/admin/capability-statement: the owner's choice and whether the site offers the generated statement. */
+export interface CapabilityStatementState {
+  /** Null until the owner sets it: the site then offers the generated statement unless an uploaded one is active. */
+  useGenerated: boolean | null;
+  inUse: boolean;
+  url: string;
+}
+
+// Under the documents' key: a document change (which can change `inUse`) refetches it too.
+const capabilityKey = [...documentKeys.list, 'capability-statement'] as const;
+
+export const capabilityStatementQuery = queryOptions({
+  queryKey: capabilityKey,
+  queryFn: () => api.get<CapabilityStatementState>('/api/admin/capability-statement'),
+});
+
+/** PUT /api/admin/capability-statement: "Use generated statement" on or off; publishes. */
+export function useSetGeneratedStatement() {
+  return useAdminMutation<boolean, CapabilityStatementState>({
+    mutationFn: (useGenerated) => api.put<CapabilityStatementState>('/api/admin/capability-statement', { useGenerated }),
+    invalidate: [capabilityKey],
+    success: (on) => (on ? 'The site offers the generated capability statement' : 'The site offers the uploaded capability statement'),
+    failure: 'Failed to change the capability statement',
+    page: () => CAPABILITIES,
+  });
+}

@@ -52,6 +52,7 @@ const KINDS: Record<string, Kind> = {
   'contact-response': { noun: 'reply' },
   upload: { noun: 'image', created: 'Uploaded' },
   company_profile: { noun: 'the company profile', single: true },
+  'capability-statement': { noun: 'the capability statement choice', single: true, fields: { useGenerated: 'use generated statement' } },
 };
 
 const FIELD_NAMES: Record<string, string> = {

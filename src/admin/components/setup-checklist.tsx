@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { companyProfileQuery, type CompanyProfile } from '../api/company-profile';
 import { contactInfoQuery, type ContactInfo } from '../api/contact-info';
-import { documentsQuery, type AdminDocument } from '../api/documents';
+import { capabilityStatementQuery, documentsQuery, type AdminDocument } from '../api/documents';
 import { isPlaceholderAddress, isPlaceholderEmail, isPlaceholderPhone } from '#shared/placeholders.ts';
 import { requestContactField, type ContactField } from './contact-field-request';
 import { formatDate } from './load-state';
@@ -49,7 +49,7 @@ function placeholderItems(contacts: ContactInfo[]): Item[] {
 }
 
 /** What a complete public profile still lacks (SPEC 2.15 Company tab). */
-function missingItems(profile: CompanyProfile, contacts: ContactInfo[], documents: AdminDocument[]): Item[] {
+function missingItems(profile: CompanyProfile, contacts: ContactInfo[], documents: AdminDocument[], generatedInUse: boolean): Item[] {
   const items: Item[] = [];
   if (!profile.uei) items.push({ text: 'Your UEI (SAM.gov Unique Entity ID) is missing.', tab: 'company', action: 'Add it in Company' });
   if (!profile.cageCode) items.push({ text: 'Your CAGE code is missing.', tab: 'company', action: 'Add it in Company' });
@@ -61,7 +61,8 @@ function missingItems(profile: CompanyProfile, contacts: ContactInfo[], document
       tab: 'company',
       action: 'Add a procurement e-mail in Company',
     });
-  if (!documents.some((d) => d.category === 'capability' && d.isActive))
+  // The statement written from the site's data counts: the site offers it.
+  if (!generatedInUse && !documents.some((d) => d.category === 'capability' && d.isActive))
     items.push({ text: 'No active capability statement to download.', tab: 'documents', action: 'Upload one in Documents' });
   if (!profile.samActive)
     items.push({ text: 'Your SAM registration is not marked active.', tab: 'company', action: 'Mark it active in Company' });
@@ -93,8 +94,9 @@ export function SetupChecklist() {
   const profile = useQuery(companyProfileQuery);
   const contacts = useQuery(contactInfoQuery);
   const documents = useQuery(documentsQuery);
-  if (!profile.data || !contacts.data || !documents.data) return null;
-  const missing = missingItems(profile.data, contacts.data, documents.data);
+  const generated = useQuery(capabilityStatementQuery);
+  if (!profile.data || !contacts.data || !documents.data || !generated.data) return null;
+  const missing = missingItems(profile.data, contacts.data, documents.data, generated.data.inUse);
   const warnings = expiryWarnings(profile.data);
   if (missing.length === 0 && warnings.length === 0) return null;
 

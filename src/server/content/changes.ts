@@ -10,6 +10,7 @@ import { contentChanged } from './generation';
 
 /** What kind of content changed; `database` is all of it (a restore). */
 export type ContentKind =
+  | 'capability-statement'
   | 'company-profile'
   | 'contact-info'
   | 'content-block'

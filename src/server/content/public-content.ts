@@ -3,8 +3,11 @@ import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSec
 import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { withoutPlaceholders } from '#shared/placeholders.ts';
+import { capabilityStatementSettingSchema } from '#shared/schemas/capability-statement.ts';
+import { GENERATED_STATEMENT } from '#shared/documents.ts';
 import type { Db, Tx } from '../db/client';
 import {
+  appMeta,
   companyProfile,
   contactInfo,
   contentBlocks,
@@ -93,7 +96,7 @@ export async function listDocuments(db: Db | Tx, opts: { activeOnly: boolean }) 
 }
 
 /** The public capability or onboarding document: the first active one of that category. */
-export async function getPublicDocument(db: Db, category: Extract<DocumentCategory, 'capability' | 'onboarding'>) {
+async function uploadedPublicDocument(db: Db, category: Extract<DocumentCategory, 'capability' | 'onboarding'>) {
   const [row] = await db
     .select({
       id: documents.id,
@@ -108,6 +111,19 @@ export async function getPublicDocument(db: Db, category: Extract<DocumentCatego
     .orderBy(asc(documents.displayOrder), desc(documents.createdAt))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * The public capability statement or OEM onboarding kit, or null: for the capability statement the
+ * one written from the site's data while the site offers it (`usesGeneratedStatement`).
+ */
+export async function getPublicDocument(db: Db, category: Extract<DocumentCategory, 'capability' | 'onboarding'>) {
+  const uploaded = await uploadedPublicDocument(db, category);
+  if (category !== 'capability') return uploaded;
+  const { useGenerated } = await getCapabilityStatementSetting(db);
+  if (!(useGenerated ?? !uploaded)) return uploaded;
+  const { title, filePath, fileName } = GENERATED_STATEMENT;
+  return { id: null, title, filePath, fileName, fileSize: null, fileType: 'application/pdf' };
 }
 
 /** The active contact record as the public sees it: placeholder fields are not displayed (src/shared/placeholders.ts). */
@@ -132,4 +148,14 @@ export async function getCompanyProfile(db: Db | Tx): Promise<CompanyProfile> {
   if (row) return row;
   await ensureCompanyProfile(db);
   return getCompanyProfile(db);
+}
+
+/** The app_meta row of the Documents tab's "Use generated statement". */
+export const CAPABILITY_STATEMENT_KEY = 'capability-statement';
+
+/** The stored choice; null until the owner sets it (or when the row does not read as one). */
+export async function getCapabilityStatementSetting(db: Db | Tx): Promise<{ useGenerated: boolean | null }> {
+  const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, CAPABILITY_STATEMENT_KEY));
+  const parsed = capabilityStatementSettingSchema.safeParse(row?.value);
+  return { useGenerated: parsed.success ? parsed.data.useGenerated : null };
 }

@@ -1,3 +1,4 @@
+import { GENERATED_STATEMENT_PATH } from '#shared/documents.ts';
 import type { SiteContent } from './site-content';
 
 /** The public static pages (URL path), in sitemap order. */
@@ -17,8 +18,11 @@ export const PUBLIC_PAGES = [
 /** The client-only shells of the back office and the sign-in pages (they name the business). */
 const SHELL_PAGES = ['/admin', '/auth', '/auth/forgot', '/auth/reset'];
 
-/** Release files besides the pages: the not-found pages, the feeds and robots.txt. */
-const OTHER_PATHS = ['/404', '/insights/404', '/sitemap.xml', '/robots.txt', '/rss.xml'];
+/**
+ * Release files besides the pages: the not-found pages, the feeds, robots.txt and the capability
+ * statement written from the site's data.
+ */
+const OTHER_PATHS = ['/404', '/insights/404', '/sitemap.xml', '/robots.txt', '/rss.xml', GENERATED_STATEMENT_PATH];
 
 /**
  * Every route (Astro's route pattern) that is rendered into a release and served only from one.
@@ -36,7 +40,7 @@ export const RELEASE_ROUTES: ReadonlySet<string> = new Set([
 /** URL path → the file of the release (build.format 'file'). */
 export function pageFile(urlPath: string): string {
   if (urlPath === '/') return '/index.html';
-  return /\.(xml|txt)$/.test(urlPath) ? urlPath : `${urlPath}.html`;
+  return /\.(xml|txt|pdf)$/.test(urlPath) ? urlPath : `${urlPath}.html`;
 }
 
 type Insight = SiteContent['insights'][number];

@@ -6,6 +6,7 @@ import { closeDb, getDb, type Db, type Tx } from '../db/client';
 import { uploads } from '../db/schema';
 import {
   getActiveBlock,
+  getCapabilityStatementSetting,
   getActiveContactInfo,
   getActiveHeader,
   getActiveHeaderCta,
@@ -58,6 +59,8 @@ async function collect(db: Db | Tx) {
     services,
     insights,
     documents: await listDocuments(db, { activeOnly: true }),
+    /** The Documents tab's "Use generated statement" (null until the owner sets it). */
+    capabilityStatement: await getCapabilityStatementSetting(db),
     /** The active business contact record: pages that name the business's e-mail follow it. */
     contactInfo: await getActiveContactInfo(db),
     /** The business's identity (Company tab): names, registrations, NAICS codes, figures. */

@@ -192,4 +192,5 @@ export const content = {
       ...stamp,
     },
   ],
+  capabilityStatement: { useGenerated: false },
 } as unknown as SiteContent;

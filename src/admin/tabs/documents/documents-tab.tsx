@@ -8,6 +8,7 @@ import { documentsQuery, useDeleteDocument, type AdminDocument } from '../../api
 import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components/load-state';
 import { RowActions } from '../../components/row-actions';
 import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
+import { GeneratedStatement } from './generated-statement';
 
 // The upload and edit dialog (the form code) loads when it is first opened.
 const DocumentDialog = lazyNamed(() => import('./document-dialog'), 'DocumentDialog');
@@ -71,6 +72,7 @@ export function DocumentsTab() {
       description="PDF documents offered on the capabilities page; active ones are shown by display order."
       actions={<Button onClick={() => setEditing('new')}>Upload Document</Button>}
     >
+      <GeneratedStatement />
       {body}
       {opened && (
         <Suspense fallback={null}>

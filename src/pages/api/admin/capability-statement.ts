@@ -1,0 +1,32 @@
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb, type Db } from '#server/db/client.ts';
+import { defineHandler, json, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { getCapabilityStatementSetting, listDocuments } from '#server/content/public-content.ts';
+import { setCapabilityStatementSetting } from '#server/services/capability-statement.ts';
+import { GENERATED_STATEMENT_PATH, usesGeneratedStatement } from '#shared/documents.ts';
+import { capabilityStatementSettingSchema } from '#shared/schemas/capability-statement.ts';
+
+export const prerender = false;
+
+/** The stored choice (null until set), whether the site offers the generated statement, and where it is. */
+async function answer(db: Db) {
+  const { useGenerated } = await getCapabilityStatementSetting(db);
+  const documents = await listDocuments(db, { activeOnly: true });
+  return { useGenerated, inUse: usesGeneratedStatement(documents, useGenerated), url: GENERATED_STATEMENT_PATH };
+}
+
+/** The Documents tab's "Use generated statement". */
+export const GET = defineHandler(async ({ locals }) => {
+  requireAdmin(locals);
+  return json(await answer(await getDb()));
+});
+
+/** `{ useGenerated }`; audited, and publishes the site. */
+export const PUT = defineHandler(async ({ locals, request }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const setting = capabilityStatementSettingSchema.parse(await readJson(request));
+  const db = await getDb();
+  await setCapabilityStatementSetting(db, setting, actor);
+  return json(await answer(db));
+});

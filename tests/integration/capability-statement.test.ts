@@ -1,0 +1,309 @@
+/**
+ * The capability statement written from the site's data (/capability-statement.pdf): one US Letter
+ * page, a tagged PDF (structure tree in reading order, title, language, embedded fonts) read back
+ * with pdf.js; only the facts that are set; made by the publisher and served from the release; and
+ * the Documents tab's "Use generated statement" (PUT /api/admin/capability-statement).
+ */
+import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capabilityStatementPdf, type PastPerformanceEntry } from '#server/capability/statement-pdf.ts';
+import type { SiteContent } from '#server/content/site-content.ts';
+import { appMeta, auditLog } from '#server/db/schema/index.ts';
+import type { Publisher } from '#server/publish/publisher.ts';
+import { STARTING_COMPANY } from '#shared/company.ts';
+import { bundleApi, renderPage } from '../helpers/bundle';
+import { content as withData } from './helpers/content-with-data';
+import { startAdminContext, type AdminTestContext } from './helpers/admin';
+
+interface StructNode {
+  role?: string;
+  alt?: string;
+  children?: StructNode[];
+}
+
+/** What pdf.js reads of a PDF: pages, text, metadata, the structure tree's roles in reading order. */
+async function readPdf(bytes: Uint8Array) {
+  const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
+  try {
+    const page = await doc.getPage(1);
+    const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
+    const info = (await doc.getMetadata()).info as unknown as Record<string, unknown>;
+    const roles: string[] = [];
+    const alts: string[] = [];
+    const walk = (n: StructNode) => {
+      if (n.role) roles.push(n.role);
+      if (n.alt) alts.push(n.alt);
+      n.children?.forEach(walk);
+    };
+    walk((await page.getStructTree()) as StructNode);
+    return { pages: doc.numPages, text: text.replace(/\s+/g, ' '), info, roles, alts, markInfo: await doc.getMarkInfo() };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** Every font of the file has its program embedded (a FontFile2 for each font descriptor). */
+function fontsEmbedded(bytes: Uint8Array): { descriptors: number; embedded: number } {
+  const raw = Buffer.from(bytes).toString('latin1');
+  return { descriptors: raw.match(/\/Type \/FontDescriptor/g)?.length ?? 0, embedded: raw.match(/\/FontFile2 /g)?.length ?? 0 };
+}
+
+const SITE = 'https://www.example.gov';
+const filled = {
+  ...STARTING_COMPANY,
+  legalName: 'Harbor Federal Supply LLC',
+  uei: 'ABCDEFGH1234',
+  cageCode: '7X2K9',
+  samActive: true,
+  samExpiresOn: '2027-05-01',
+  certifications: [{ name: 'WOSB', identifier: 'SBA-778', expiresOn: '2027-06-30' }],
+};
+const contactInfo = {
+  id: 1,
+  email: 'bids@harbor-federal.com',
+  phone: '(703) 555-1234',
+  address: '1 Harbor Way, Norfolk, VA 23510',
+  businessHours: 'Monday–Friday',
+  isActive: true,
+  displayEmail: true,
+  displayPhone: true,
+  displayAddress: false,
+  displayBusinessHours: true,
+};
+
+async function render(content: Partial<SiteContent>): Promise<Uint8Array> {
+  const res = await renderPage('/capability-statement.pdf', SITE, { ...withData, ...content } as unknown as SiteContent);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/pdf');
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+describe('[SITE][CAPABILITY] the statement written from the site data', { timeout: 60_000 }, () => {
+  it('one Letter page of real text: the legal name, UEI, CAGE, NAICS codes with titles, services, phone; tagged, titled, in English, fonts embedded', async () => {
+    const bytes = await render({ company: filled, contactInfo } as unknown as Partial<SiteContent>);
+    const pdf = await readPdf(bytes);
+    expect(pdf.pages).toBe(1);
+    for (const fact of [
+      'Harbor Federal Supply LLC',
+      'ABCDEFGH1234',
+      '7X2K9',
+      '(703) 555-1234',
+      'bids@harbor-federal.com',
+      'www.example.gov',
+    ])
+      expect(pdf.text).toContain(fact);
+    for (const n of filled.naicsCodes) expect(pdf.text).toContain(n.code);
+    expect(pdf.text).toContain(filled.naicsCodes[0]!.title.split(' ')[0]);
+    for (const s of withData.services) expect(pdf.text).toContain(s.title);
+    expect(pdf.text).toContain('Active through May 1, 2027');
+    expect(pdf.text).toMatch(/WOSB · SBA-778 · expires Jun 30, 2027/);
+    // The address is not displayed on the site: not on the statement either.
+    expect(pdf.text).not.toContain('Harbor Way');
+    expect(pdf.info.Title).toBe('Harbor Federal Supply LLC — Capability Statement');
+    expect(pdf.info.Language).toBe('en-US');
+    expect(pdf.markInfo).toMatchObject({ Marked: true });
+    const fonts = fontsEmbedded(bytes);
+    expect(fonts.descriptors).toBeGreaterThan(0);
+    expect(fonts.embedded).toBe(fonts.descriptors);
+    expect(Buffer.from(bytes).toString('latin1')).toMatch(/\/DisplayDocTitle true/);
+  });
+
+  it('a structure tree in reading order: the name as H1, then each section heading followed by its list', async () => {
+    const pdf = await readPdf(await render({ company: filled, contactInfo } as unknown as Partial<SiteContent>));
+    const outline = pdf.roles.filter((r) => ['H1', 'H2', 'L'].includes(r));
+    // The overview, core competencies, differentiators (no past performance yet), company data, contact.
+    expect(outline).toEqual(['H1', 'H2', 'H2', 'L', 'H2', 'L', 'H2', 'L', 'H2', 'L']);
+    expect(pdf.text).toMatch(/COMPANY OVERVIEW .*CORE COMPETENCIES .*DIFFERENTIATORS .*COMPANY DATA .*CONTACT/);
+    expect(pdf.roles).toContain('LI');
+    expect(pdf.roles).toContain('LBody');
+    expect(pdf.roles.slice(0, 2)).toEqual(['Root', 'Document']);
+  });
+
+  it('leaves out what is not set: no UEI, CAGE, SAM or example contact details on a new install; never a placeholder', async () => {
+    const seeded = {
+      ...contactInfo,
+      email: '',
+      phone: '',
+      address: '',
+      displayEmail: false,
+      displayPhone: false,
+      displayAddress: false,
+    };
+    const pdf = await readPdf(await render({ company: STARTING_COMPANY, contactInfo: seeded } as unknown as Partial<SiteContent>));
+    expect(pdf.text).not.toMatch(/UEI|CAGE|SAM\.GOV|PHONE|E-MAIL|555|example\.com|TBD|N\/A/);
+    expect(pdf.text).toContain('NAICS');
+    expect(pdf.text).toContain('WEBSITE');
+  });
+
+  it('text that does not fit ends with an ellipsis at a word boundary; past performance newest first, as many as fit; still one page', async () => {
+    const long = 'Comprehensive sourcing of ruggedised equipment for field teams '.repeat(20).trim();
+    const services = Array.from({ length: 14 }, (_, n) => ({
+      ...withData.services[0]!,
+      id: 100 + n,
+      title: `Service ${n + 1}`,
+      description: long,
+    }));
+    const entries: PastPerformanceEntry[] = Array.from({ length: 12 }, (_, n) => ({
+      customer: 'Department of Veterans Affairs',
+      title: `Contract ${n + 1}`,
+      summary: long.slice(0, 600),
+      periodStart: `20${10 + n}-01`,
+      periodEnd: n === 11 ? null : `20${11 + n}-01`,
+      isActive: n !== 10,
+      displayOrder: n,
+    }));
+    const pdf = await readPdf(await render({ services } as unknown as Partial<SiteContent>));
+    expect(pdf.pages).toBe(1);
+    // Each shortened description ends with a whole word of the text, then the ellipsis.
+    const cuts = [...pdf.text.matchAll(/(\S+)…/g)].map((m) => m[1]!);
+    expect(cuts.length).toBeGreaterThan(0);
+    const source = new Set(`${long} ${JSON.stringify(withData)} ${JSON.stringify(STARTING_COMPANY)}`.split(/[^\p{L}\p{N}&-]+/u));
+    for (const word of cuts) expect(source.has(word.replace(/[^\p{L}\p{N}&-]+$/u, '')), word).toBe(true);
+    // At most eight competencies, so that differentiators and past performance have room.
+    expect(pdf.text).toContain('Service 8');
+    expect(pdf.text).not.toContain('Service 9');
+    expect(pdf.text).toContain('DIFFERENTIATORS');
+
+    const { statementInput } = await import('#server/capability/statement-input.ts');
+    const { input } = await statementInput({ ...withData, company: filled } as unknown as SiteContent, SITE, entries);
+    const logo = await sharp({ create: { width: 240, height: 120, channels: 3, background: '#0f766e' } })
+      .png()
+      .toBuffer();
+    const bytes = await capabilityStatementPdf({
+      ...input,
+      logo: { data: logo, alt: 'Harbor Federal Supply LLC logo' },
+      competencies: input.competencies.slice(0, 2),
+    });
+    const withHistory = await readPdf(bytes);
+    expect(withHistory.pages).toBe(1);
+    // The uploaded logo is a Figure with its alternative text, before the name.
+    expect(withHistory.alts).toEqual(['Harbor Federal Supply LLC logo']);
+    expect(withHistory.roles.indexOf('Figure')).toBeLessThan(withHistory.roles.indexOf('H1'));
+    expect(withHistory.text).toContain('Past Performance'.toUpperCase());
+    // Ongoing first, then the newest; the inactive one never.
+    const order = [...withHistory.text.matchAll(/Contract (\d+)/g)].map((m) => Number(m[1]));
+    expect(order.slice(0, 3)).toEqual([12, 10, 9]);
+    expect(order).not.toContain(11);
+    expect(withHistory.text).toContain('Jan 2021 – present');
+  });
+
+  it('is small and quick: at most 200 KB and 300 ms (fonts subset)', async () => {
+    const content = { ...withData, company: filled, contactInfo } as unknown as SiteContent;
+    await render(content);
+    const times: number[] = [];
+    let size = 0;
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      size = (await render(content)).byteLength;
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    expect(size).toBeLessThan(200 * 1024);
+    expect(times[2]).toBeLessThan(300);
+  });
+});
+
+describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published statement', { timeout: 180_000 }, () => {
+  const { liveSite, startPublisher } = bundleApi;
+  const releases = `.releases-test-${process.pid}`;
+  process.env.RELEASES_DIR = releases;
+  const PATH = '/api/admin/capability-statement';
+  let t: AdminTestContext;
+  let publisher: Publisher;
+
+  beforeAll(async () => {
+    t = await startAdminContext({ site: liveSite });
+    publisher = await startPublisher({ debounceMs: 100, pollMs: 0 });
+  }, 300_000);
+  afterAll(async () => {
+    await publisher?.stop();
+    await t?.s.close();
+    fs.rmSync(releases, { recursive: true, force: true });
+  });
+
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await t.as(t.admin, method, path, body);
+    expect(res.status, `${method} ${path}`).toBeLessThan(300);
+    return res.json();
+  };
+  /** Waits until the live statement's text satisfies `done`. */
+  async function statementUntil(done: (text: string) => boolean): Promise<{ text: string; res: Response }> {
+    let text = '';
+    for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      const res = await t.s.request('/capability-statement.pdf');
+      if (res.status !== 200) continue;
+      text = (await readPdf(new Uint8Array(await res.arrayBuffer()))).text;
+      if (done(text)) return { text, res };
+    }
+    throw new Error(`the statement never changed: ${text}`);
+  }
+  const homeDownload = async () =>
+    (await (await t.s.request('/')).text()).match(/<a href="([^"]+)"[^>]*data-document="capability"/)?.[1] ?? null;
+
+  it.each([
+    ['GET', undefined],
+    ['PUT', { useGenerated: false }],
+  ])('%s: 401 signed out, 403 for a user account, nothing changes', async (method, body) => {
+    expect((await t.s.request(PATH, { method, ...(body ? { json: body } : {}) })).status).toBe(401);
+    expect((await t.as(t.user, method, PATH, body)).status).toBe(403);
+    expect(await t.s.db.select().from(appMeta).where(eq(appMeta.key, 'capability-statement'))).toEqual([]);
+  });
+
+  it.each([[{}], [{ useGenerated: 'yes' }], [{ useGenerated: true, extra: 1 }], [[true]]])(
+    'bad input %j → 400 with a message; nothing stored',
+    async (body) => {
+      const res = await t.as(t.admin, 'PUT', PATH, body);
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toEqual(expect.any(String));
+      expect(await t.s.db.select().from(appMeta).where(eq(appMeta.key, 'capability-statement'))).toEqual([]);
+    },
+  );
+
+  it('a new install offers the generated statement; what the API saves is on it after the publish, a cleared field is gone', async () => {
+    expect(await ok('GET', PATH)).toEqual({ useGenerated: null, inUse: true, url: '/capability-statement.pdf' });
+    await ok('POST', '/api/admin/publish', {});
+    const first = await statementUntil((text) => text.includes('NAICS'));
+    expect(first.text).not.toMatch(/UEI|CAGE|555|example\.com/);
+    expect(first.res.headers.get('etag')).toBeTruthy();
+    const again = await t.s.request('/capability-statement.pdf', { headers: { 'if-none-match': first.res.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(await homeDownload()).toBe('/capability-statement.pdf');
+    expect(await (await t.s.request('/api/documents/public/capability')).json()).toMatchObject({
+      title: 'Capability Statement',
+      filePath: '/capability-statement.pdf',
+    });
+
+    const profile = await ok('GET', '/api/admin/company-profile');
+    const saved = await ok('PATCH', '/api/admin/company-profile', { uei: 'ABCDEFGH1234', cageCode: '7X2K9', version: profile.version });
+    const [contact] = await ok('GET', '/api/admin/contact-info');
+    await ok('PATCH', `/api/admin/contact-info/${contact.id}`, { phone: '(703) 555-1234', version: contact.version });
+    const updated = await statementUntil((text) => text.includes('ABCDEFGH1234') && text.includes('(703) 555-1234'));
+    expect(updated.text).toContain('7X2K9');
+    for (const code of STARTING_COMPANY.naicsCodes.map((n) => n.code)) expect(updated.text).toContain(code);
+
+    await ok('PATCH', '/api/admin/company-profile', { cageCode: '', version: saved.version });
+    const cleared = await statementUntil((text) => !text.includes('7X2K9'));
+    expect(cleared.text).not.toContain('CAGE');
+    expect(cleared.text).toContain('ABCDEFGH1234');
+  });
+
+  it('off: the site offers the uploaded statement (none here: the buttons scroll to the documents); on again: the generated one; audited', async () => {
+    expect(await ok('PUT', PATH, { useGenerated: false })).toEqual({ useGenerated: false, inUse: false, url: '/capability-statement.pdf' });
+    for (const until = Date.now() + 60_000; (await homeDownload()) !== null && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await homeDownload()).toBeNull();
+    expect(await (await t.s.request('/api/documents/public/capability')).json()).toBeNull();
+    expect(await (await t.s.request('/capabilities')).text()).not.toContain('href="/capability-statement.pdf"');
+
+    expect(await ok('PUT', PATH, { useGenerated: true })).toMatchObject({ useGenerated: true, inUse: true });
+    for (const until = Date.now() + 60_000; (await homeDownload()) === null && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await homeDownload()).toBe('/capability-statement.pdf');
+    expect(await (await t.s.request('/capabilities')).text()).toContain('href="/capability-statement.pdf"');
+    const audits = await t.s.db.select().from(auditLog).where(eq(auditLog.entity, 'capability-statement'));
+    expect(audits.map((a) => a.after)).toEqual([{ useGenerated: false }, { useGenerated: true }]);
+  });
+});
