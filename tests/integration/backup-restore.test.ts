@@ -33,6 +33,7 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
   const text = fs.readFileSync(path.join(migrationsDir(), `${journal.entries.at(-1)!.tag}.sql`), 'utf8');
   const statements: string[] = [];
   const tables: string[] = [];
+  const columns = new Set<string>();
   for (const stmt of text
     .split('--> statement-breakpoint')
     // A statement's own comment lines go.
@@ -50,17 +51,22 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     const seeded = /^INSERT INTO "(\w+)"/.exec(stmt);
     // A constraint of a table the migration creates goes with the table.
     const constrained = /^ALTER TABLE "(\w+)" ADD CONSTRAINT/.exec(stmt);
+    // Values written into a column the migration adds go with the column.
+    const filled = /^UPDATE "(\w+)" SET "(\w+)"/.exec(stmt);
     if (created) {
       tables.push(created[1]!);
       statements.push(`drop table "${created[1]}" cascade`);
-    } else if (added) statements.push(`alter table "${added[1]}" drop column "${added[2]}"`);
-    else if (indexed) statements.push(`drop index if exists "${indexed[1]}"`);
+    } else if (added) {
+      columns.add(`${added[1]}.${added[2]}`);
+      statements.push(`alter table "${added[1]}" drop column "${added[2]}"`);
+    } else if (indexed) statements.push(`drop index if exists "${indexed[1]}"`);
     else if (indexedInBlock) statements.push(`drop index if exists "${indexedInBlock[1]}"`);
     else if (extension) statements.push(`drop extension if exists "${extension[1]}" cascade`);
     else if (fn) statements.push(`drop function if exists "${fn[1]}"() cascade`);
     else if (trigger) statements.push(`drop trigger if exists "${trigger[1]}" on "${trigger[2]}"`);
     else if (seeded && tables.includes(seeded[1]!)) continue;
     else if (constrained && tables.includes(constrained[1]!)) continue;
+    else if (filled && columns.has(`${filled[1]}.${filled[2]}`)) continue;
     else throw new Error(`undo by hand: ${stmt.slice(0, 80)}`);
   }
   return { statements: statements.reverse(), tables };

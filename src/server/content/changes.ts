@@ -19,6 +19,7 @@ export type ContentKind =
   | 'header'
   | 'header-cta'
   | 'insight'
+  | 'past-performance'
   | 'service';
 
 export interface ContentChange {
