@@ -26,7 +26,19 @@ export const STARTING_COMPANY: Company = {
   procurementEmail: null,
   complianceStatements: [...SITE.compliance],
   figures: { ...MARKETING_FIGURES },
+  // The spec's sample figures wait for the owner to confirm them before any page shows them.
+  figuresConfirmed: false,
+  founderName: null,
+  founderTitle: null,
+  founderPhoto: null,
+  founderPhotoAlt: null,
+  founderStory: null,
 };
+
+/** The figures the pages may show: none until the owner confirmed them in the Company tab. */
+export function publishedFigures(company: Company): Partial<Company['figures']> {
+  return company.figuresConfirmed ? company.figures : {};
+}
 
 /** The company of a content snapshot; the starting profile when the snapshot has none. */
 export function companyOf(content: { company?: Company | null }): Company {

@@ -146,3 +146,75 @@ test('[ADMIN][COMPANY][A11Y]: the Company tab has no axe violations and no sidew
     await page.getByRole('alertdialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard changes' }).click();
   }
 });
+
+test('[ADMIN][COMPANY][PAST PERFORMANCE]: an entry and the founder saved in the back office appear on the public pages, axe clean', async ({
+  page,
+  browser,
+}) => {
+  // One publish for both saves (they coalesce or follow each other); up to 90 s on a loaded machine.
+  test.setTimeout(600_000);
+  const title = `Displays for three medical centers ${unique()}`;
+  const founder = `Maria Lopez ${unique()}`;
+  const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });
+  let created: { id: number } | undefined;
+  try {
+    await openTab(page, 'Company');
+    const card = page.getByRole('region', { name: 'Past performance' });
+    await card.getByRole('button', { name: 'Add Past Performance' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Past Performance' });
+    await dialog.getByLabel('Customer').fill('Department of Veterans Affairs');
+    await dialog.getByLabel('Title').fill(title);
+    await dialog.getByLabel('Summary').fill('Sourced and delivered 42 displays, on time and TAA compliant.');
+    await dialog.getByLabel('Start month').fill('2023-03');
+    await dialog.getByLabel('End month (optional)').fill('2022-01');
+    await dialog.getByLabel('Value in US dollars (optional)').fill('1,250,000');
+    await dialog.getByRole('switch', { name: 'Show the value on the website' }).click();
+    await dialog.getByLabel('NAICS code (optional)').fill('423430');
+    // The schema's message under the field; then fixed, saved with the keyboard.
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByText('End month cannot be before the start month')).toBeVisible();
+    await dialog.getByLabel('End month (optional)').fill('');
+    const post = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/admin/past-performance'));
+    await dialog.getByRole('button', { name: 'Create' }).press('Enter');
+    created = (await (await post).json()) as { id: number };
+    await expect(toast(page)).toContainText('Past performance added');
+    await expect(card.getByRole('cell', { name: title, exact: true })).toBeVisible();
+
+    await openTab(page, 'About');
+    await page.getByRole('tab', { name: 'Leadership' }).click();
+    const leadership = page.getByRole('region', { name: 'Leadership' });
+    await leadership.getByRole('button', { name: 'Edit Leadership' }).click();
+    await leadership.getByLabel('Name').fill(founder);
+    await leadership.getByLabel('Title (optional)').fill('Founder and CEO');
+    await leadership.getByLabel('Short story (optional)').fill('Twenty years in federal supply before founding the business.');
+    await leadership.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(page)).toContainText('Company profile updated');
+
+    await expect(async () => {
+      await visitor.goto('/about');
+      await expect(visitor.getByText(founder)).toBeVisible({ timeout: 1000 });
+      await expect(visitor.getByRole('heading', { name: title })).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 240_000, intervals: [1000, 2000] });
+    await expect(visitor.getByText('Founder and CEO')).toBeVisible();
+    for (const path of ['/services/federal', '/']) {
+      await visitor.goto(path);
+      const entry = visitor.getByRole('listitem').filter({ has: visitor.getByRole('heading', { name: title }) });
+      await expect(entry, path).toContainText('Mar 2023 – present');
+      await expect(entry, path).toContainText('$1,250,000');
+      await expect(entry, path).toContainText('423430');
+    }
+    for (const width of [390, 1280]) {
+      await visitor.setViewportSize({ width, height: 900 });
+      for (const path of ['/', '/about', '/services/federal']) {
+        await visitor.goto(path);
+        expect(await axeViolations(visitor, { label: `${path} ${width}` })).toEqual([]);
+      }
+    }
+  } finally {
+    await visitor.close();
+    // Other tests read the seeded content.
+    if (created) await page.request.delete(`/api/admin/past-performance/${created.id}`);
+    const now = await profile(page);
+    await page.request.patch(PROFILE, { data: { founderName: null, founderTitle: null, founderStory: null, version: now.version } });
+  }
+});

@@ -22,6 +22,7 @@ const PUBLIC = new Set([
   'GET /api/insights',
   // The insights search box: published articles only, what a visitor could read on /insights.
   'GET /api/insights/search',
+  'GET /api/past-performance',
   'GET /api/services',
   'POST /api/contact',
   'POST /api/login',

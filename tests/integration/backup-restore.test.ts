@@ -33,6 +33,7 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
   const text = fs.readFileSync(path.join(migrationsDir(), `${journal.entries.at(-1)!.tag}.sql`), 'utf8');
   const statements: string[] = [];
   const tables: string[] = [];
+  const columns = new Set<string>();
   for (const stmt of text
     .split('--> statement-breakpoint')
     // A statement's own comment lines go.
@@ -52,11 +53,15 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     const constrained = /^ALTER TABLE "(\w+)" ADD CONSTRAINT/.exec(stmt);
     // An enum's value cannot be dropped, and a migration that adds one "if not exists" runs again harmlessly.
     const enumValue = /^ALTER TYPE "[\w.]+"(?:\."\w+")? ADD VALUE IF NOT EXISTS/.exec(stmt);
+    // Values written into a column the migration adds go with the column.
+    const filled = /^UPDATE "(\w+)" SET "(\w+)"/.exec(stmt);
     if (created) {
       tables.push(created[1]!);
       statements.push(`drop table "${created[1]}" cascade`);
-    } else if (added) statements.push(`alter table "${added[1]}" drop column "${added[2]}"`);
-    else if (indexed) statements.push(`drop index if exists "${indexed[1]}"`);
+    } else if (added) {
+      columns.add(`${added[1]}.${added[2]}`);
+      statements.push(`alter table "${added[1]}" drop column "${added[2]}"`);
+    } else if (indexed) statements.push(`drop index if exists "${indexed[1]}"`);
     else if (indexedInBlock) statements.push(`drop index if exists "${indexedInBlock[1]}"`);
     else if (extension) statements.push(`drop extension if exists "${extension[1]}" cascade`);
     else if (fn) statements.push(`drop function if exists "${fn[1]}"() cascade`);
@@ -64,6 +69,7 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     else if (seeded && tables.includes(seeded[1]!)) continue;
     else if (constrained && tables.includes(constrained[1]!)) continue;
     else if (enumValue) continue;
+    else if (filled && columns.has(`${filled[1]}.${filled[2]}`)) continue;
     else throw new Error(`undo by hand: ${stmt.slice(0, 80)}`);
   }
   return { statements: statements.reverse(), tables };

@@ -17,6 +17,7 @@ import {
   headerCta,
   insights,
   services,
+  pastPerformance,
 } from '#server/db/schema/index.ts';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
 
@@ -40,6 +41,7 @@ const TABLES = [
   contactInfo,
   contactSubmissions,
   contactResponses,
+  pastPerformance,
 ];
 async function storedRows(): Promise<number> {
   const counts = await Promise.all(TABLES.map(async (t) => (await server.db.select({ n: count() }).from(t))[0]!.n));
@@ -127,6 +129,8 @@ const ENDPOINTS: [method: string, path: string, signedIn: boolean][] = [
   ['POST', '/api/user/change-password', true],
   ['POST', '/api/auth/2fa/enable', true],
   ['PATCH', '/api/admin/company-profile', true],
+  ['POST', '/api/admin/past-performance', true],
+  ['PATCH', '/api/admin/past-performance/1', true],
   ['POST', '/api/documents', true],
   ['PUT', '/api/documents/1', true],
   ['DELETE', '/api/upload/image', true],

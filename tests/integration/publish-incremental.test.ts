@@ -26,6 +26,10 @@ const content = {
     samActive: true,
     samExpiresOn: '2027-05-01',
     procurementEmail: 'bids@harbor-federal-supply.com',
+    figuresConfirmed: true,
+    founderName: 'Maria Lopez',
+    founderTitle: 'Founder and CEO',
+    founderStory: 'Twenty years in federal supply.',
   },
   contactInfo: {
     id: 1,
@@ -95,6 +99,8 @@ const CHANGES: Change[] = [
   ['an insight added', (c) => ({ ...c, insights: [...c.insights, { ...c.insights[0]!, id: 999, slug: 'added-one', title: 'Added One' }] })],
   ['an insight removed', (c) => ({ ...c, insights: c.insights.slice(1) })],
   ['one service', (c) => ({ ...c, services: c.services.map((s, n) => (n === 0 ? edited(s) : s)) })],
+  ['one past performance entry', (c) => ({ ...c, pastPerformance: c.pastPerformance.map((e, n) => (n === 1 ? edited(e) : e)) })],
+  ['a past performance entry removed', (c) => ({ ...c, pastPerformance: c.pastPerformance.slice(1) })],
 ];
 
 describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and keeps the rest', () => {
@@ -116,6 +122,16 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
     const rendered = [...after].filter(([file, page]) => baseline.get(file)?.ino !== page.ino).map(([file]) => file);
     // Not the sitemap (it lists slugs and dates), not the other insights' pages.
     expect(rendered.sort()).toEqual(['insights.html', `insights/${target.slug}.html`, 'rss.xml']);
+  });
+
+  it('an edited past-performance entry renders the pages that show it, and nothing else', async () => {
+    const next = {
+      ...content,
+      pastPerformance: content.pastPerformance.map((e, n) => (n === 0 ? { ...e, title: `${e.title} (revised)` } : e)),
+    };
+    const after = await pages(await buildRelease(next, { previous: base }));
+    const rendered = [...after].filter(([file, page]) => baseline.get(file)?.ino !== page.ino).map(([file]) => file);
+    expect(rendered.sort()).toEqual(['about.html', 'index.html', 'services/federal.html']);
   });
 
   it('a chain of publishes, each from the one before, gives what builds from nothing give; reads no page makes are dropped', async () => {

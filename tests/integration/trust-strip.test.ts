@@ -17,6 +17,7 @@ const filled = {
   cageCode: '1A2B3',
   samActive: true,
   samExpiresOn: '2027-05-01',
+  figuresConfirmed: true,
 };
 
 async function page(

@@ -1,10 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
-import type { companyProfileSchema } from '#shared/schemas/company-profile.ts';
+import type { companyRecordSchema } from '#shared/schemas/company-profile.ts';
 import type { Stored } from '#shared/schemas/stored.ts';
 import { useAdminMutation } from './mutation';
 
-export type CompanyProfile = Stored<typeof companyProfileSchema>;
+export type CompanyProfile = Stored<typeof companyRecordSchema>;
 
 const companyKeys = { profile: ['admin', 'company-profile'] as const };
 
@@ -16,10 +16,10 @@ export const companyProfileQuery = queryOptions({
 
 /** PATCH /api/admin/company-profile with only the changed fields and the version they were based on. */
 export function useSaveCompanyProfile() {
-  return useAdminMutation<{ version: number; values: Record<string, unknown> }, CompanyProfile>({
+  return useAdminMutation<{ version: number; values: Record<string, unknown>; page?: string }, CompanyProfile>({
     mutationFn: ({ version, values }) => api.patch<CompanyProfile>('/api/admin/company-profile', { ...values, version }),
     invalidate: [companyKeys.profile],
-    page: () => '/services/federal',
+    page: (vars) => vars.page ?? '/services/federal',
     success: 'Company profile updated',
     failure: 'Failed to update the company profile',
   });

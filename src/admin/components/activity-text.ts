@@ -47,6 +47,7 @@ const KINDS: Record<string, Kind> = {
   document: { noun: 'document', created: 'Uploaded' },
   'email-template': { noun: 'e-mail template' },
   'saved-reply': { noun: 'saved reply' },
+  'past-performance': { noun: 'past performance entry' },
   'contact-info': { noun: 'business contact details' },
   'contact-submission': { noun: 'inquiry' },
   'contact-response': { noun: 'reply' },
@@ -76,6 +77,16 @@ const FIELD_NAMES: Record<string, string> = {
   uei: 'UEI',
   cageCode: 'CAGE code',
   naicsCodes: 'NAICS codes',
+  naicsCode: 'NAICS code',
+  periodStart: 'start month',
+  periodEnd: 'end month',
+  showValue: 'value shown',
+  figuresConfirmed: 'figures confirmed',
+  founderName: 'founder’s name',
+  founderTitle: 'founder’s title',
+  founderPhoto: 'founder’s photo',
+  founderPhotoAlt: 'description of the founder’s photo',
+  founderStory: 'founder’s story',
 };
 
 /** Fields whose change another sentence already tells (publishing stamps the date). */

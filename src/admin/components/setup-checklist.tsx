@@ -64,6 +64,12 @@ function missingItems(profile: CompanyProfile, contacts: ContactInfo[], document
   // The statement written from the site's data counts: the site offers it.
   if (!generatedInUse && !documents.some((d) => d.category === 'capability' && d.isActive))
     items.push({ text: 'No active capability statement to download.', tab: 'documents', action: 'Upload one in Documents' });
+  if (!profile.figuresConfirmed)
+    items.push({
+      text: 'The home page figures (contracts, on-time delivery, savings…) are samples, hidden until you confirm or change them.',
+      tab: 'company',
+      action: 'Check them in Company',
+    });
   if (!profile.samActive)
     items.push({ text: 'Your SAM registration is not marked active.', tab: 'company', action: 'Mark it active in Company' });
   return items;

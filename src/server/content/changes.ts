@@ -20,6 +20,7 @@ export type ContentKind =
   | 'header'
   | 'header-cta'
   | 'insight'
+  | 'past-performance'
   | 'service';
 
 export interface ContentChange {

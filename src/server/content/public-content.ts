@@ -16,6 +16,7 @@ import {
   headerContent,
   headerCta,
   insights,
+  pastPerformance,
   services,
   type CompanyProfile,
   type ContentBlock,
@@ -93,6 +94,15 @@ export async function listDocuments(db: Db | Tx, opts: { activeOnly: boolean }) 
     .from(documents)
     .where(opts.activeOnly ? eq(documents.isActive, true) : undefined)
     .orderBy(asc(documents.displayOrder), desc(documents.createdAt), desc(documents.id));
+}
+
+/** Past-performance entries in the owner's display order (active ones only for visitors and the pages). */
+export async function listPastPerformance(db: Db | Tx, opts: { activeOnly: boolean }) {
+  return db
+    .select()
+    .from(pastPerformance)
+    .where(opts.activeOnly ? eq(pastPerformance.isActive, true) : undefined)
+    .orderBy(asc(pastPerformance.displayOrder), asc(pastPerformance.id));
 }
 
 /** The public capability or onboarding document: the first active one of that category. */

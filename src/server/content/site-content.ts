@@ -14,6 +14,7 @@ import {
   listDocuments,
   listFeatures,
   listInsights,
+  listPastPerformance,
   listServices,
 } from './public-content';
 
@@ -45,6 +46,7 @@ async function collect(db: Db | Tx) {
   const header = await getActiveHeader(db);
   const services = await listServices(db, { activeOnly: true });
   const insights = await listInsights(db, { publishedOnly: true });
+  const company = await getCompanyProfile(db);
   return {
     generatedAt: new Date(),
     /** The footer's year: part of the content, so a release from last year is rebuilt at start. */
@@ -61,10 +63,12 @@ async function collect(db: Db | Tx) {
     documents: await listDocuments(db, { activeOnly: true }),
     /** The Documents tab's "Use generated statement" (null until the owner sets it). */
     capabilityStatement: await getCapabilityStatementSetting(db),
+    /** Active past-performance entries, in the owner's display order. */
+    pastPerformance: await listPastPerformance(db, { activeOnly: true }),
     /** The active business contact record: pages that name the business's e-mail follow it. */
     contactInfo: await getActiveContactInfo(db),
-    /** The business's identity (Company tab): names, registrations, NAICS codes, figures. */
-    company: await getCompanyProfile(db),
+    /** The business's identity (Company tab): names, registrations, NAICS codes, figures, leadership. */
+    company,
     /** Size and variants of the uploaded images the pages show, by URL (src/shared/images.ts). */
     images: await imageMetadata(db, [
       header?.backgroundImage,
@@ -73,6 +77,7 @@ async function collect(db: Db | Tx) {
       ...Object.values(blocks).flatMap((b) => [b?.imageUrl, b?.backgroundImage]),
       ...services.map((s) => s.imageSrc),
       ...insights.map((i) => i.featuredImage),
+      company.founderPhoto,
     ]),
   };
 }

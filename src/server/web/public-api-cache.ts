@@ -14,7 +14,7 @@ import { memoryFile, type StaticFile } from './static-site';
  */
 
 const PUBLIC_READS =
-  /^\/api\/(?:insights|services|features|about-features|federal-features|documents|contact-info\/active|documents\/public\/(?:capability|onboarding)|content\/[a-z][a-z_-]{0,39}\/active)$/;
+  /^\/api\/(?:insights|services|features|about-features|federal-features|past-performance|documents|contact-info\/active|documents\/public\/(?:capability|onboarding)|content\/[a-z][a-z_-]{0,39}\/active)$/;
 
 /** Whether this request is a visitor's read of a public endpoint (one the cache may answer). */
 export function isPublicRead(method: string | undefined, pathname: string, cookie: string | undefined): boolean {

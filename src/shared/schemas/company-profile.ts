@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../contact-rules';
 import { LIMITS, MARKETING_FIGURES } from '../constants';
-import { optionalText, patchSchema, requiredText } from './fields';
+import { altText, optionalText, optionalUrl, patchSchema, requiredText } from './fields';
 
 /*
  * The business's own identity (edited in the back office's Company tab, read by every public
@@ -87,8 +87,31 @@ export const companyProfileSchema = z.object({
     .refine((v) => v === null || EMAIL_PATTERN.test(v), 'Procurement e-mail must be a valid email address'),
   complianceStatements: list(requiredText('Statement is required', 300), 20, 'compliance statements'),
   figures: figuresSchema.prefault({}),
+  /**
+   * Whether the owner has confirmed the figures: until then the pages leave them out. Saving a
+   * changed figure confirms them too (services/company-profile.ts).
+   */
+  figuresConfirmed: z.boolean().default(false),
 });
-export type CompanyProfileValues = z.output<typeof companyProfileSchema>;
+
+/** What the Company tab's form edits. */
+export type CompanyFormValues = z.output<typeof companyProfileSchema>;
+
+/** The longest founder's story on /about. */
+const FOUNDER_STORY_MAX = 1000;
+
+/** Leadership on /about (About tab): each part left out of the page until set. */
+export const leadershipSchema = z.object({
+  founderName: optionalText(120),
+  founderTitle: optionalText(120),
+  founderPhoto: optionalUrl(),
+  founderPhotoAlt: altText(),
+  founderStory: optionalText(FOUNDER_STORY_MAX),
+});
+
+/** The whole stored profile: the Company tab's fields and the About tab's leadership. */
+export const companyRecordSchema = companyProfileSchema.extend(leadershipSchema.shape);
+export type CompanyProfileValues = z.output<typeof companyRecordSchema>;
 
 /** PATCH /api/admin/company-profile: any subset, with the version the edit was based on. */
-export const companyProfilePatchSchema = patchSchema(companyProfileSchema);
+export const companyProfilePatchSchema = patchSchema(companyRecordSchema);

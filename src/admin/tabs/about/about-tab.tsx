@@ -5,6 +5,7 @@ import { splitAboutContent as splitAbout } from '#lib/format.ts';
 import { ACTIVE_FIELD, BlockEditor } from '../../components/block-editors';
 import { FeatureCardsEditor } from '../../components/feature-cards-editor';
 import { useGuardedTab } from '../../components/unsaved-changes';
+import { LeadershipEditor } from './leadership-editor';
 
 const asForm = (s: unknown) => s as z.ZodType<FieldValues, FieldValues>;
 const content = () => import('#shared/schemas/content.ts');
@@ -22,6 +23,7 @@ export function AboutTab() {
         <TabsList aria-label="About page sections">
           <TabsTrigger value="main">Main Content</TabsTrigger>
           <TabsTrigger value="mission">Mission</TabsTrigger>
+          <TabsTrigger value="leadership">Leadership</TabsTrigger>
           <TabsTrigger value="features">Why Choose Us</TabsTrigger>
         </TabsList>
         <TabsContent value="main">
@@ -100,6 +102,9 @@ export function AboutTab() {
             success="Mission statement updated"
             failure={() => 'Failed to update mission content. Please try again.'}
           />
+        </TabsContent>
+        <TabsContent value="leadership">
+          <LeadershipEditor />
         </TabsContent>
         <TabsContent value="features">
           <FeatureCardsEditor section="about" title="Why Choose Us" description="Active cards appear on the about page by display order." />

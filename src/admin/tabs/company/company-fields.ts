@@ -1,5 +1,5 @@
 import type { MARKETING_FIGURES } from '#shared/constants.ts';
-import type { CompanyProfileValues } from '#shared/schemas/company-profile.ts';
+import type { CompanyFormValues } from '#shared/schemas/company-profile.ts';
 import type { CompanyProfile } from '../../api/company-profile';
 
 /* What the Company tab shows and saves, apart from the form itself (company-form.tsx, loaded on Edit). */
@@ -28,9 +28,9 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** Only what changed: whole fields, and for the figures only the changed figures (the server merges them). */
-export function changedFields(record: CompanyProfile, values: CompanyProfileValues): Record<string, unknown> {
+export function changedFields(record: CompanyProfile, values: CompanyFormValues): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(values) as [keyof CompanyProfileValues, unknown][]) {
+  for (const [key, value] of Object.entries(values) as [keyof CompanyFormValues, unknown][]) {
     if (key === 'figures') {
       const figures = Object.fromEntries(
         FIGURES.filter(({ key: k }) => (values.figures[k] ?? null) !== (record.figures[k] ?? null)).map(({ key: k }) => [

@@ -4,7 +4,7 @@ import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { Switch } from '#components/ui/switch.tsx';
 import { Textarea } from '#components/ui/textarea.tsx';
-import { companyProfileSchema, type CompanyProfileValues } from '#shared/schemas/company-profile.ts';
+import { companyProfileSchema, type CompanyFormValues } from '#shared/schemas/company-profile.ts';
 import type { CompanyProfile } from '../../api/company-profile';
 import { FieldNotes, FormActions } from '../../components/schema-form';
 import { FIGURES, type FigureKey } from './company-fields';
@@ -27,6 +27,7 @@ interface CompanyForm {
   procurementEmail: string;
   complianceStatements: { value: string }[];
   figures: Record<FigureKey, string>;
+  figuresConfirmed: boolean;
 }
 
 const TEXT_LISTS = ['procurementTypes', 'complianceStatements'] as const;
@@ -48,6 +49,7 @@ function toForm(p: CompanyProfile): CompanyForm {
     procurementEmail: p.procurementEmail ?? '',
     complianceStatements: p.complianceStatements.map((value) => ({ value })),
     figures: Object.fromEntries(FIGURES.map(({ key }) => [key, p.figures[key] ?? ''])) as Record<FigureKey, string>,
+    figuresConfirmed: p.figuresConfirmed,
   };
 }
 
@@ -58,7 +60,7 @@ const toPayload = (v: CompanyForm) => ({
 });
 
 /** Validates with the same schema as PATCH /api/admin/company-profile; a message lands under its field. */
-const resolver: Resolver<CompanyForm, unknown, CompanyProfileValues> = (values) => {
+const resolver: Resolver<CompanyForm, unknown, CompanyFormValues> = (values) => {
   const parsed = companyProfileSchema.safeParse(toPayload(values));
   if (parsed.success) return { values: parsed.data, errors: {} };
   const errors: Record<string, unknown> = {};
@@ -76,13 +78,13 @@ const resolver: Resolver<CompanyForm, unknown, CompanyProfileValues> = (values) 
 
 interface CompanyProfileFormProps {
   record: CompanyProfile;
-  onSubmit: (values: CompanyProfileValues) => Promise<unknown>;
+  onSubmit: (values: CompanyFormValues) => Promise<unknown>;
   onCancel: () => void;
 }
 
 /** Every field of the company profile, grouped as the owner thinks of them. */
 export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfileFormProps) {
-  const form = useForm<CompanyForm, unknown, CompanyProfileValues>({
+  const form = useForm<CompanyForm, unknown, CompanyFormValues>({
     resolver,
     defaultValues: toForm(record),
     mode: 'onSubmit',
@@ -220,7 +222,16 @@ export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfil
         </Group>
 
         <Group title="Marketing figures">
-          <p className="text-sm text-muted">Each figure is optional: one left empty is left out of the page.</p>
+          <p className="text-sm text-muted">
+            Each figure is optional: one left empty is left out of the page. The home page shows them only once you confirm them here;
+            saving a changed figure confirms them too.
+          </p>
+          <SwitchField
+            form={form}
+            name="figuresConfirmed"
+            label="These figures are true: show them on the home page"
+            help="A new site starts with sample figures, hidden until you confirm or change them."
+          />
           <div className="grid gap-4 sm:grid-cols-2">
             {FIGURES.map((f) => (
               <TextField key={f.key} form={form} name={`figures.${f.key}`} label={f.label} help={`Where it appears: ${f.where}.`} />
@@ -238,7 +249,7 @@ export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfil
   );
 }
 
-type Form = UseFormReturn<CompanyForm, unknown, CompanyProfileValues>;
+type Form = UseFormReturn<CompanyForm, unknown, CompanyFormValues>;
 
 function Group({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -281,7 +292,7 @@ function TextField(props: {
   );
 }
 
-function SwitchField({ form, name, label, help }: { form: Form; name: 'samActive'; label: string; help: string }) {
+function SwitchField({ form, name, label, help }: { form: Form; name: 'samActive' | 'figuresConfirmed'; label: string; help: string }) {
   const id = useId();
   return (
     <div>

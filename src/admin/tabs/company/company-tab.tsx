@@ -6,6 +6,7 @@ import { companyProfileQuery, useSaveCompanyProfile, type CompanyProfile } from 
 import { EditorCard, LoadError, LoadingRows, formatDate, formatDateTime } from '../../components/load-state';
 import { lazyNamed } from '../../components/lazy-form';
 import { FIGURES, changedFields } from './company-fields';
+import { PastPerformanceEditor } from './past-performance-editor';
 
 // The form (react-hook-form and the shared zod schema) loads on the first Edit.
 const CompanyProfileForm = lazyNamed(() => import('./company-form'), 'CompanyProfileForm');
@@ -42,13 +43,35 @@ export function CompanyTab() {
   else if (record) body = <ProfileView record={record} />;
 
   return (
-    <EditorCard
-      title={TITLE}
-      description={DESCRIPTION}
-      actions={record && !editing ? <Button onClick={() => setEditing(true)}>Edit Company Profile</Button> : undefined}
-    >
-      {body}
-    </EditorCard>
+    <div className="space-y-6">
+      <EditorCard
+        title={TITLE}
+        description={DESCRIPTION}
+        actions={record && !editing ? <Button onClick={() => setEditing(true)}>Edit Company Profile</Button> : undefined}
+      >
+        {body}
+      </EditorCard>
+      <PastPerformanceEditor />
+    </div>
+  );
+}
+
+/** Whether the home page shows the figures; a one-click confirmation while it does not. */
+function FiguresStatus({ record }: { record: CompanyProfile }) {
+  const save = useSaveCompanyProfile();
+  if (record.figuresConfirmed) return <Badge tone="success">Shown on the home page</Badge>;
+  return (
+    <span className="flex flex-wrap items-center gap-2">
+      <Badge tone="muted">Hidden until you confirm them</Badge>
+      <Button
+        size="sm"
+        variant="secondary"
+        disabled={save.isPending}
+        onClick={() => save.mutate({ version: record.version, values: { figuresConfirmed: true } })}
+      >
+        Confirm figures
+      </Button>
+    </span>
   );
 }
 
@@ -125,7 +148,13 @@ function ProfileView({ record: p }: { record: CompanyProfile }) {
       />
       <Section title="Contact" rows={[['Procurement e-mail', <span className="break-all">{dash(p.procurementEmail)}</span>]]} />
       <Section title="Compliance statements" rows={[['Statements', bullets(p.complianceStatements)]]} />
-      <Section title="Marketing figures" rows={FIGURES.map((f) => [f.label, dash(p.figures[f.key])])} />
+      <Section
+        title="Marketing figures"
+        rows={[
+          ['On the home page', <FiguresStatus record={p} />],
+          ...FIGURES.map((f): [string, ReactNode] => [f.label, dash(p.figures[f.key])]),
+        ]}
+      />
       <p className="text-xs text-muted">Last updated {formatDateTime(p.updatedAt)}</p>
     </div>
   );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import type { CompanyProfileValues } from '#shared/schemas/company-profile.ts';
 import { timestamps, version } from './columns';
 
@@ -28,9 +28,50 @@ export const companyProfile = pgTable(
       .$type<CompanyProfileValues['figures']>()
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /** The pages show the figures only once the owner confirmed them (a new install's are samples). */
+    figuresConfirmed: boolean('figures_confirmed').notNull().default(false),
+    /** Leadership on /about (About tab). */
+    founderName: text('founder_name'),
+    founderTitle: text('founder_title'),
+    founderPhoto: text('founder_photo'),
+    founderPhotoAlt: text('founder_photo_alt'),
+    founderStory: text('founder_story'),
     ...version,
     ...timestamps,
   },
   (t) => [check('company_profile_singleton', sql`${t.singleton}`)],
 );
 export type CompanyProfile = typeof companyProfile.$inferSelect;
+
+/**
+ * Past performance (Company tab): contracts and orders the business delivered, shown as cards on
+ * /services/federal, /about and the home page. See src/shared/schemas/past-performance.ts.
+ */
+export const pastPerformance = pgTable(
+  'past_performance',
+  {
+    id: serial('id').primaryKey(),
+    customer: text('customer').notNull(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull(),
+    /** YYYY-MM. */
+    periodStart: text('period_start').notNull(),
+    /** YYYY-MM; null while the work is ongoing. */
+    periodEnd: text('period_end'),
+    contractType: text('contract_type'),
+    /** Whole dollars. */
+    value: bigint('value', { mode: 'number' }),
+    showValue: boolean('show_value').notNull().default(false),
+    naicsCode: text('naics_code'),
+    isActive: boolean('is_active').notNull().default(true),
+    displayOrder: integer('display_order').notNull().default(0),
+    ...version,
+    ...timestamps,
+  },
+  (t) => [
+    check('past_performance_display_order_nonneg', sql`${t.displayOrder} >= 0`),
+    check('past_performance_period', sql`${t.periodEnd} is null or ${t.periodEnd} >= ${t.periodStart}`),
+    index('past_performance_active_idx').on(t.isActive, t.displayOrder),
+  ],
+);
+export type PastPerformance = typeof pastPerformance.$inferSelect;

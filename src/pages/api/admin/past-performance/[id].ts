@@ -1,0 +1,23 @@
+import { requireAdmin } from '#server/auth/guard.ts';
+import { getDb } from '#server/db/client.ts';
+import { defineHandler, json, methodNotAllowed, parseId, readJson } from '#server/http.ts';
+import { actorOf } from '#server/services/audit.ts';
+import { deletePastPerformance, updatePastPerformance } from '#server/services/past-performance.ts';
+import { pastPerformancePatchSchema } from '#shared/schemas/past-performance.ts';
+
+export const prerender = false;
+
+export const PATCH = defineHandler(async ({ params, request, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  const id = parseId(params.id);
+  const patch = pastPerformancePatchSchema.parse(await readJson(request));
+  return json(await updatePastPerformance(await getDb(), id, patch, actor));
+});
+
+export const DELETE = defineHandler(async ({ params, locals }) => {
+  const actor = actorOf(requireAdmin(locals), locals.clientIp);
+  await deletePastPerformance(await getDb(), parseId(params.id), actor);
+  return json({ success: true });
+});
+
+export const ALL = methodNotAllowed(['PATCH', 'DELETE']);
