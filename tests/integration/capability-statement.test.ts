@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityStatementPdf, type PastPerformanceEntry } from '#server/capability/statement-pdf.ts';
@@ -17,33 +16,7 @@ import { STARTING_COMPANY } from '#shared/company.ts';
 import { bundleApi, renderPage } from '../helpers/bundle';
 import { content as withData } from './helpers/content-with-data';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
-
-interface StructNode {
-  role?: string;
-  alt?: string;
-  children?: StructNode[];
-}
-
-/** What pdf.js reads of a PDF: pages, text, metadata, the structure tree's roles in reading order. */
-async function readPdf(bytes: Uint8Array) {
-  const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
-  try {
-    const page = await doc.getPage(1);
-    const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
-    const info = (await doc.getMetadata()).info as unknown as Record<string, unknown>;
-    const roles: string[] = [];
-    const alts: string[] = [];
-    const walk = (n: StructNode) => {
-      if (n.role) roles.push(n.role);
-      if (n.alt) alts.push(n.alt);
-      n.children?.forEach(walk);
-    };
-    walk((await page.getStructTree()) as StructNode);
-    return { pages: doc.numPages, text: text.replace(/\s+/g, ' '), info, roles, alts, markInfo: await doc.getMarkInfo() };
-  } finally {
-    await doc.destroy();
-  }
-}
+import { readPdf } from './helpers/pdf';
 
 /** Every font of the file has its program embedded (a FontFile2 for each font descriptor). */
 function fontsEmbedded(bytes: Uint8Array): { descriptors: number; embedded: number } {
@@ -114,9 +87,9 @@ describe('[SITE][CAPABILITY] the statement written from the site data', { timeou
   it('a structure tree in reading order: the name as H1, then each section heading followed by its list', async () => {
     const pdf = await readPdf(await render({ company: filled, contactInfo } as unknown as Partial<SiteContent>));
     const outline = pdf.roles.filter((r) => ['H1', 'H2', 'L'].includes(r));
-    // The overview, core competencies, differentiators (no past performance yet), company data, contact.
-    expect(outline).toEqual(['H1', 'H2', 'H2', 'L', 'H2', 'L', 'H2', 'L', 'H2', 'L']);
-    expect(pdf.text).toMatch(/COMPANY OVERVIEW .*CORE COMPETENCIES .*DIFFERENTIATORS .*COMPANY DATA .*CONTACT/);
+    // The overview, core competencies, differentiators, past performance, company data, contact.
+    expect(outline).toEqual(['H1', 'H2', 'H2', 'L', 'H2', 'L', 'H2', 'L', 'H2', 'L', 'H2', 'L']);
+    expect(pdf.text).toMatch(/COMPANY OVERVIEW .*CORE COMPETENCIES .*DIFFERENTIATORS .*PAST PERFORMANCE .*COMPANY DATA .*CONTACT/);
     expect(pdf.roles).toContain('LI');
     expect(pdf.roles).toContain('LBody');
     expect(pdf.roles.slice(0, 2)).toEqual(['Root', 'Document']);

@@ -5,6 +5,7 @@ import { auditLog, pastPerformance } from '#server/db/schema/index.ts';
 import { listJobs } from '#server/publish/jobs.ts';
 import { listActivePastPerformanceNewestFirst } from '#server/services/past-performance.ts';
 import type { Publisher } from '#server/publish/publisher.ts';
+import { readPdf } from './helpers/pdf';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 import { bundleApi } from '../helpers/bundle';
 
@@ -120,6 +121,10 @@ describe('[API][ADMIN][PAST PERFORMANCE] create, edit, delete, publish', { timeo
       expect(html, p).toContain('Mar 2023 – present');
     }
     expect(await page('/services/federal')).toContain('$1,250,000');
+    // The generated capability statement lists it too.
+    const pdf = await readPdf(new Uint8Array(await (await t.s.request('/capability-statement.pdf')).arrayBuffer()));
+    expect(pdf.text).toContain('Conference-room displays for three medical centers');
+    expect(pdf.text).toContain('Mar 2023 – present');
 
     // The value is shown only while the owner says so.
     const hidden = await t.as(t.admin, 'PATCH', `${PATH}/${created.id}`, { showValue: false, version: 1 });

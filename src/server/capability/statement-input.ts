@@ -36,11 +36,11 @@ function lastChange(rows: ({ updatedAt?: string | null } | null | undefined)[]):
   return new Date(times.length ? Math.max(...times) : 0);
 }
 
-/** The statement's input from `content`, with `pastPerformance` entries (none until that list exists). */
+/** The statement's input from `content` (its past performance unless `pastPerformance` is given). */
 export async function statementInput(
   content: SiteContent,
   site: string,
-  pastPerformance: readonly PastPerformanceEntry[] = [],
+  pastPerformance: readonly PastPerformanceEntry[] = content.pastPerformance,
 ): Promise<{ input: StatementInput; createdAt: Date; website: string }> {
   const company = companyOf(content);
   const contact = content.contactInfo;

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { byNewestPeriod, formatDollars, formatPeriod } from '#shared/past-performance.ts';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
@@ -182,31 +183,21 @@ function drawMark(doc: Doc, x: number, y: number, size: number): void {
   doc.restore();
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** `YYYY-MM` as 'Mar 2024'; anything else as it is. */
-function month(value: string): string {
-  const m = /^(\d{4})-(\d{2})$/.exec(value);
-  const name = m ? MONTHS[Number(m[2]) - 1] : undefined;
-  return m && name ? `${name} ${m[1]}` : value;
-}
-
-/** Active entries, newest first: ongoing ones first, then by end, then by start, then the owner's order. */
+/** Active entries, newest first (as every list of the record by date), then in the owner's order. */
 function newestFirst(entries: readonly PastPerformanceEntry[]): PastPerformanceEntry[] {
-  const end = (e: PastPerformanceEntry) => e.periodEnd || '9999-99';
+  const dated = (e: PastPerformanceEntry) => ({ periodStart: e.periodStart, periodEnd: e.periodEnd ?? null });
   return entries
     .filter((e) => e.isActive)
     .slice()
-    .sort((a, b) => end(b).localeCompare(end(a)) || b.periodStart.localeCompare(a.periodStart) || a.displayOrder - b.displayOrder);
+    .sort((a, b) => byNewestPeriod(dated(a), dated(b)) || a.displayOrder - b.displayOrder);
 }
-
-const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
 /** The line under an entry's title: period, contract type, value, NAICS code (each only when set). */
 function entryDetails(e: PastPerformanceEntry): string {
   return [
-    `${month(e.periodStart)} – ${e.periodEnd ? month(e.periodEnd) : 'present'}`,
+    formatPeriod(e.periodStart, e.periodEnd ?? null),
     e.contractType,
-    e.showValue && typeof e.value === 'number' && e.value > 0 ? USD.format(e.value) : null,
+    e.showValue && typeof e.value === 'number' && e.value > 0 ? formatDollars(e.value) : null,
     e.naicsCode ? `NAICS ${e.naicsCode}` : null,
   ]
     .filter(Boolean)
@@ -245,7 +236,8 @@ function itemList(
   items: readonly Item[],
   { x, y, width, bottom, lines }: { x: number; y: number; width: number; bottom: number; lines: number },
 ): { y: number; count: number } {
-  const list = doc.struct('L');
+  // Added to the tree with its first item (see pastPerformance).
+  let list: Struct | undefined;
   let count = 0;
   const bullet = 8;
   for (const item of items) {
@@ -258,7 +250,10 @@ function itemList(
     setStyle(doc, STYLE.itemText);
     const textHeight = text ? doc.heightOfString(text, { width: width - bullet, lineGap: STYLE.itemText.lineGap }) : 0;
     if (!title || y + titleHeight + textHeight > bottom) break;
-    if (count === 0) parent.add(list);
+    if (!list) {
+      list = doc.struct('L');
+      parent.add(list);
+    }
     const li = doc.struct('LI');
     list.add(li);
     const top = y;
@@ -272,14 +267,15 @@ function itemList(
     y += 5;
     count++;
   }
-  list.end();
+  list?.end();
   return { y, count };
 }
 
 /** Past performance, newest first, as many as fit above `bottom`. */
 function pastPerformance(doc: Doc, parent: Struct, entries: readonly PastPerformanceEntry[], y: number, bottom: number): number {
-  const list = doc.struct('L');
-  let count = 0;
+  // The list joins the tree with its first entry: an element made but left outside the tree keeps
+  // PDFKit's document from ever finishing (a publish would wait for it forever).
+  let list: Struct | undefined;
   for (const e of newestFirst(entries)) {
     setStyle(doc, STYLE.itemTitle);
     const title = fitText(doc, `${e.title} — ${e.customer}`, MAIN_WIDTH, 2);
@@ -291,9 +287,11 @@ function pastPerformance(doc: Doc, parent: Struct, entries: readonly PastPerform
     const summary = fitText(doc, e.summary, MAIN_WIDTH, 3, STYLE.itemText.lineGap);
     const summaryHeight = summary ? doc.heightOfString(summary, { width: MAIN_WIDTH, lineGap: STYLE.itemText.lineGap }) : 0;
     if (!title || y + titleHeight + detailsHeight + summaryHeight + 2 > bottom) break;
-    if (count === 0) {
-      y = heading(doc, parent, 'Past Performance', MAIN_X, y, MAIN_WIDTH);
-      if (y + titleHeight + detailsHeight + summaryHeight + 2 > bottom) break;
+    if (!list) {
+      const below = heading(doc, parent, 'Past Performance', MAIN_X, y, MAIN_WIDTH);
+      if (below + titleHeight + detailsHeight + summaryHeight + 2 > bottom) break;
+      y = below;
+      list = doc.struct('L');
       parent.add(list);
     }
     const li = doc.struct('LI');
@@ -306,9 +304,8 @@ function pastPerformance(doc: Doc, parent: Struct, entries: readonly PastPerform
     body.end();
     li.end();
     y += 7;
-    count++;
   }
-  list.end();
+  list?.end();
   return y;
 }
 

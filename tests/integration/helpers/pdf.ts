@@ -1,0 +1,28 @@
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+interface StructNode {
+  role?: string;
+  alt?: string;
+  children?: StructNode[];
+}
+
+/** What pdf.js reads of a PDF: pages, text, metadata, the structure tree's roles in reading order. */
+export async function readPdf(bytes: Uint8Array) {
+  const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
+  try {
+    const page = await doc.getPage(1);
+    const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
+    const info = (await doc.getMetadata()).info as unknown as Record<string, unknown>;
+    const roles: string[] = [];
+    const alts: string[] = [];
+    const walk = (n: StructNode) => {
+      if (n.role) roles.push(n.role);
+      if (n.alt) alts.push(n.alt);
+      n.children?.forEach(walk);
+    };
+    walk((await page.getStructTree()) as StructNode);
+    return { pages: doc.numPages, text: text.replace(/\s+/g, ' '), info, roles, alts, markInfo: await doc.getMarkInfo() };
+  } finally {
+    await doc.destroy();
+  }
+}
