@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, openTab, test } from './helpers/admin';
+import { expect, openTab, restoreRecord, test } from './helpers/admin';
 
 /** Every back-office tab, as its trigger is named. */
 const TABS = ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company'];
@@ -72,14 +72,54 @@ test.describe('[ADMIN][PHONE] at 390 px', () => {
       },
     });
     expect(sent.status()).toBe(201);
+    // An uploaded image's long path on the Homepage tab: it wraps rather than widening the page.
+    const header = await (await page.request.get('/api/content/header/active')).json();
+    const longPath = `/uploads/images/${'a-very-long-uploaded-file-name-'.repeat(4)}0123456789abcdef.jpg`;
+    expect(
+      (await page.request.patch(`/api/content/header/${header.id}`, { data: { backgroundImage: longPath, version: header.version } })).ok(),
+    ).toBe(true);
+
+    await openTab(page, 'Contacts');
+    const tabs = page.getByRole('tablist', { name: 'Back office sections' }).getByRole('tab');
     for (const tab of TABS) {
-      await openTab(page, tab);
+      await page.getByRole('tab', { name: tab }).click();
+      await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
       await settle(page);
       const result = await sideways(page);
       expect(result.scrollWidth, tab).toBeLessThanOrEqual(result.clientWidth);
       expect(result.wide, tab).toEqual([]);
       expect(await smallTargets(page, 'main'), tab).toEqual([]);
+      // A compact header that scrolls away, and the tabs in one row (scrolling sideways on their own).
+      const bar = page.getByRole('banner');
+      expect((await bar.boundingBox())!.height, tab).toBeLessThanOrEqual(64);
+      expect(await bar.evaluate((el) => getComputedStyle(el).position), tab).not.toMatch(/sticky|fixed/);
+      const tops = await tabs.evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+      expect(new Set(tops).size, tab).toBe(1);
+      await expect(page.getByRole('tab', { name: tab })).toBeInViewport();
     }
+    await restoreRecord(page, '/api/content/header', (id) => `/api/content/header/${id}`, header.id, {
+      backgroundImage: header.backgroundImage,
+    });
+
+    // The header's status and account controls open from Menu.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
+
+    // The long Company form keeps its Save bar on screen wherever the owner is in it.
+    await page.getByRole('tab', { name: 'Company' }).click();
+    await page.getByRole('button', { name: 'Edit Company Profile' }).click();
+    const save = page.getByRole('button', { name: 'Save Changes' });
+    await expect(save).toBeInViewport();
+    await page.getByLabel('Legal name').focus();
+    await expect(save).toBeInViewport();
+    await page.mouse.wheel(0, 2500);
+    await expect(save).toBeInViewport();
+    const box = (await save.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(844);
+    expect((await sideways(page)).wide).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
   });
 
   test('list tables become stacked cards', async ({ page }) => {

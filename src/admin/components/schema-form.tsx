@@ -201,10 +201,13 @@ export function SchemaForm({
   );
 }
 
-/** A form's submit button ('Saving…' while it saves) and, when it can be left, Cancel. */
+/**
+ * A form's submit button ('Saving…' while it saves) and, when it can be left, Cancel: a bar that
+ * stays at the bottom of the screen while the form is in view, so a long form is saved from anywhere.
+ */
 export function FormActions({ submitting, submitLabel, onCancel }: { submitting: boolean; submitLabel: string; onCancel?: () => void }) {
   return (
-    <div className="flex flex-wrap gap-2 pt-2">
+    <div className="form-actions flex flex-wrap gap-2">
       <Button type="submit">{submitting ? 'Saving…' : submitLabel}</Button>
       {onCancel && (
         <Button variant="secondary" onClick={onCancel}>
