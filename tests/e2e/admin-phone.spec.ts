@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, openTab, restoreRecord, test } from './helpers/admin';
+import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/admin';
 
 /** Every back-office tab, as its trigger is named. */
 const TABS = ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company'];
@@ -120,6 +120,31 @@ test.describe('[ADMIN][PHONE] at 390 px', () => {
     expect(box.y + box.height).toBeLessThanOrEqual(844);
     expect((await sideways(page)).wide).toEqual([]);
     await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  test('a save without a connection says so, keeps the typing, and goes through once the connection is back', async ({ page, context }) => {
+    const before = await (await page.request.get('/api/admin/company-profile')).json();
+    await openTab(page, 'Company');
+    await page.getByRole('button', { name: 'Edit Company Profile' }).click();
+    const tagline = `Sourcing that arrives on time ${unique()}`;
+    await page.getByLabel('Tagline (optional)').fill(tagline);
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByRole('button', { name: 'Saving…' })).toBeVisible();
+    const stalled = page.getByRole('status').filter({ hasText: 'Still saving… check your connection' });
+    await expect(stalled).toBeVisible({ timeout: 15_000 });
+    // Retry while still offline: the save keeps waiting and the typing stays.
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(stalled).toBeVisible();
+    await expect(page.getByLabel('Tagline (optional)')).toHaveValue(tagline);
+    await context.setOffline(false);
+    await expect(toast(page)).toContainText('Company profile updated', { timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Edit Company Profile' })).toBeVisible();
+    await expect(page.getByText(tagline)).toBeVisible();
+    const saved = await (await page.request.get('/api/admin/company-profile')).json();
+    expect(saved.tagline).toBe(tagline);
+    const res = await page.request.patch('/api/admin/company-profile', { data: { tagline: before.tagline, version: saved.version } });
+    expect(res.ok()).toBe(true);
   });
 
   test('list tables become stacked cards', async ({ page }) => {

@@ -227,13 +227,12 @@ export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfil
             ))}
           </div>
         </Group>
-
-        <FormActions
-          submitting={formState.isSubmitting}
-          submitLabel="Save Changes"
-          onCancel={() => void confirmDiscard().then((discard) => discard && onCancel())}
-        />
       </fieldset>
+      <FormActions
+        submitting={formState.isSubmitting}
+        submitLabel="Save Changes"
+        onCancel={() => void confirmDiscard().then((discard) => discard && onCancel())}
+      />
     </form>
   );
 }
