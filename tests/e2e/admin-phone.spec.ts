@@ -120,6 +120,12 @@ test.describe('[ADMIN][PHONE] at 390 px', () => {
     expect(box.y + box.height).toBeLessThanOrEqual(844);
     expect((await sideways(page)).wide).toEqual([]);
     await page.getByRole('button', { name: 'Cancel' }).click();
+
+    // Signing out from the Menu: the sign-in page says it happened.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/auth');
+    await expect(page.getByRole('status').filter({ hasText: 'You have been signed out' })).toBeVisible();
   });
 
   test('a save without a connection says so, keeps the typing, and goes through once the connection is back', async ({ page, context }) => {

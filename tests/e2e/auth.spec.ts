@@ -99,7 +99,7 @@ test('[AUTH][2FA]: enable 2FA, sign in with the app code and with the e-mailed c
     // The authenticator code.
     await page.goto('/auth');
     await fillCredentials(page, ADMIN.username, ADMIN.password);
-    await expect(page.getByText('Check your email for a 6-digit verification code')).toBeVisible();
+    await expect(page.getByText('Enter the 6-digit code from your authenticator app')).toBeVisible();
     const verifyButton = page.getByRole('button', { name: 'Verify Code' });
     await expect(verifyButton).toBeDisabled();
     await page.getByLabel('Verification code').fill('12ab3');
@@ -121,7 +121,7 @@ test('[AUTH][2FA]: enable 2FA, sign in with the app code and with the e-mailed c
     const seen = outboxFiles();
     await page.goto('/auth');
     await fillCredentials(page, ADMIN.username, ADMIN.password);
-    await expect(page.getByText('Check your email for a 6-digit verification code')).toBeVisible();
+    await expect(page.getByText('Enter the 6-digit code from your authenticator app')).toBeVisible();
     await page.getByLabel('Verification code').fill(await emailedCode(ADMIN_EMAIL, seen));
     await page.getByRole('button', { name: 'Verify Code' }).click();
     await page.waitForURL('**/admin', { timeout: 20_000 });
