@@ -241,14 +241,14 @@ export function FormActions({ submitting, submitLabel, onCancel }: { submitting:
 function useStalled(busy: boolean): boolean {
   const [stalled, setStalled] = useState(false);
   useEffect(() => {
-    if (!busy) {
-      setStalled(false);
-      return;
-    }
+    if (!busy) return;
     const timer = setTimeout(() => setStalled(true), STALL_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      setStalled(false);
+    };
   }, [busy]);
-  return stalled;
+  return busy && stalled;
 }
 
 /** A field's help text and validation message, with the ids its `aria-describedby` points to. */

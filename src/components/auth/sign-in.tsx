@@ -52,7 +52,6 @@ function SignIn() {
       setStep('code');
     }
     if (params.has('signed-out')) {
-      // eslint-disable-next-line react-hooks/set-state-in-effect
       setSignedOut(true);
       // Said once: a reload or a bookmark of the page does not repeat it.
       history.replaceState(null, '', window.location.pathname);
