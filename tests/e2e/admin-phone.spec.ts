@@ -128,10 +128,16 @@ test.describe('[ADMIN][PHONE] at 390 px', () => {
     await expect(page.getByRole('status').filter({ hasText: 'You have been signed out' })).toBeVisible();
   });
 
-  test('a save without a connection says so, keeps the typing, and goes through once the connection is back', async ({ page, context }) => {
+  test('from the setup checklist, a save without a connection says so, keeps the typing, goes through once the connection is back and returns to the checklist', async ({
+    page,
+    context,
+  }) => {
     const before = await (await page.request.get('/api/admin/company-profile')).json();
     await openTab(page, 'Company');
-    await page.getByRole('button', { name: 'Edit Company Profile' }).click();
+    // The setup checklist's link opens the form at the missing field.
+    const checklist = page.locator('section[aria-labelledby="setup-checklist-title"]');
+    await checklist.getByRole('link', { name: 'Add it in Company' }).first().click();
+    await expect(page.getByLabel('UEI (optional)')).toBeFocused();
     const tagline = `Sourcing that arrives on time ${unique()}`;
     await page.getByLabel('Tagline (optional)').fill(tagline);
     await context.setOffline(true);
@@ -146,7 +152,9 @@ test.describe('[ADMIN][PHONE] at 390 px', () => {
     await context.setOffline(false);
     await expect(toast(page)).toContainText('Company profile updated', { timeout: 15_000 });
     await expect(page.getByRole('button', { name: 'Edit Company Profile' })).toBeVisible();
-    await expect(page.getByText(tagline)).toBeVisible();
+    // Saved from the checklist's link: back at the checklist.
+    await expect(page.locator('#setup-checklist-title')).toBeInViewport();
+    await expect(page.getByText(tagline)).toBeAttached();
     const saved = await (await page.request.get('/api/admin/company-profile')).json();
     expect(saved.tagline).toBe(tagline);
     const res = await page.request.patch('/api/admin/company-profile', { data: { tagline: before.tagline, version: saved.version } });
