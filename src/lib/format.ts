@@ -33,6 +33,8 @@ export function categoryLabel(category: string | null | undefined): string {
 /** Bytes → '1.5 MB' (bytes / 1024², one decimal); null when the size is unknown (SPEC 2.9). */
 export function fileSizeMb(bytes: number | null | undefined): string | null {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return null;
+  // Under 0.1 MB in kilobytes, so a small file never reads as "0.0 MB".
+  if (bytes < 0.1 * 1024 * 1024) return `${bytes === 0 ? 0 : Math.max(1, Math.round(bytes / 1024))} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 

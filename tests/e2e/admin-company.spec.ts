@@ -55,8 +55,9 @@ test('[ADMIN][COMPANY]: the checklist, then UEI and short name saved in the Comp
     await checklist.getByRole('link', { name: 'Add it in Company' }).first().click();
     await expect(page.getByRole('tab', { name: 'Company' })).toHaveAttribute('aria-selected', 'true');
 
-    // Save sends only what changed, with the version.
-    let card = await editProfile(page);
+    // The link opened the form with the UEI focused. Save sends only what changed, with the version.
+    let card = page.getByRole('region', { name: 'Company Profile' });
+    await expect(card.getByLabel('UEI (optional)')).toBeFocused();
     await card.getByLabel('UEI (optional)').fill(uei.toLowerCase());
     await card.getByLabel('Short name', { exact: true }).fill(shortName);
     const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith(PROFILE));

@@ -60,8 +60,10 @@ test('[ADMIN][DOCUMENTS]: upload a PDF with progress, edit it, find it on /capab
   const bar = dialog.getByRole('progressbar', { name: 'Uploading the PDF' });
   await expect(bar).toBeVisible();
   await expect(bar).toHaveAttribute('aria-valuenow', /^(?:[1-9]\d?)$/, { timeout: 15_000 });
-  await expect(toast(page)).toContainText(`Upload successful`, { timeout: 30_000 });
-  await expect(toast(page)).toContainText(`${name}.pdf has been uploaded successfully`);
+  // Uploaded, not yet a document: said in the dialog, the toast comes once the document exists.
+  const size = `${(bytes.length / 1024 / 1024).toFixed(1)} MB`;
+  await expect(dialog.getByText(`Uploaded: ${name}.pdf (${size}). Choose Create Document to add it.`)).toBeVisible({ timeout: 30_000 });
+  await expect(toast(page)).not.toContainText('uploaded successfully');
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
   await dialog.getByLabel('Description (optional)').fill('What we deliver to federal buyers.');
@@ -69,6 +71,7 @@ test('[ADMIN][DOCUMENTS]: upload a PDF with progress, edit it, find it on /capab
   await dialog.getByLabel('Display order').fill('0');
   await dialog.getByRole('button', { name: 'Create Document' }).click();
   await expect(toast(page)).toContainText('Document created');
+  await expect(toast(page)).toContainText(`${name}.pdf has been uploaded successfully (${size})`);
   await expect(dialog).toBeHidden();
 
   const card = tab.getByRole('listitem').filter({ hasText: name });

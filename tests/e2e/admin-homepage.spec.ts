@@ -8,7 +8,7 @@ test('[ADMIN][HOMEPAGE]: header content: validation message, then an edit saved 
   const card = page.getByRole('region', { name: 'Header Content' });
   const original = await (await page.request.get('/api/content/header/active')).json();
   await card.getByRole('button', { name: 'Edit Header Content' }).click();
-  const darkLogo = card.getByRole('group', { name: 'Dark mode logo' });
+  const darkLogo = card.getByRole('group', { name: 'Logo on dark background' });
   await darkLogo.getByRole('button', { name: 'Remove image' }).click();
   await card.getByRole('button', { name: 'Save Changes' }).click();
   await expect(card.getByText('Dark mode logo URL is required')).toBeVisible();
@@ -16,7 +16,7 @@ test('[ADMIN][HOMEPAGE]: header content: validation message, then an edit saved 
   await darkLogo.getByRole('button', { name: 'Add' }).click();
   await expect(darkLogo.getByRole('img')).toHaveAttribute('src', `${baseURL}/images/logo.svg`);
   await card.getByRole('button', { name: 'Suggested background 2' }).click();
-  await card.getByLabel('Box heading (optional)').fill('Trusted by agencies');
+  await card.getByLabel('Highlight box title (optional)').fill('Trusted by agencies');
   await card.getByRole('button', { name: 'Save Changes' }).click();
   await expect(toast(page)).toContainText('Header updated');
   await expect(card.getByText('Trusted by agencies')).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, openTab, test } from './helpers/admin';
+import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/admin';
 
 /** Every back-office tab, as its trigger is named. */
 const TABS = ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company'];
@@ -72,14 +72,93 @@ test.describe('[ADMIN][PHONE] at 390 px', () => {
       },
     });
     expect(sent.status()).toBe(201);
+    // An uploaded image's long path on the Homepage tab: it wraps rather than widening the page.
+    const header = await (await page.request.get('/api/content/header/active')).json();
+    const longPath = `/uploads/images/${'a-very-long-uploaded-file-name-'.repeat(4)}0123456789abcdef.jpg`;
+    expect(
+      (await page.request.patch(`/api/content/header/${header.id}`, { data: { backgroundImage: longPath, version: header.version } })).ok(),
+    ).toBe(true);
+
+    await openTab(page, 'Contacts');
+    const tabs = page.getByRole('tablist', { name: 'Back office sections' }).getByRole('tab');
     for (const tab of TABS) {
-      await openTab(page, tab);
+      await page.getByRole('tab', { name: tab }).click();
+      await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
       await settle(page);
       const result = await sideways(page);
       expect(result.scrollWidth, tab).toBeLessThanOrEqual(result.clientWidth);
       expect(result.wide, tab).toEqual([]);
       expect(await smallTargets(page, 'main'), tab).toEqual([]);
+      // A compact header that scrolls away, and the tabs in one row (scrolling sideways on their own).
+      const bar = page.getByRole('banner');
+      expect((await bar.boundingBox())!.height, tab).toBeLessThanOrEqual(64);
+      expect(await bar.evaluate((el) => getComputedStyle(el).position), tab).not.toMatch(/sticky|fixed/);
+      const tops = await tabs.evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+      expect(new Set(tops).size, tab).toBe(1);
+      await expect(page.getByRole('tab', { name: tab })).toBeInViewport();
     }
+    await restoreRecord(page, '/api/content/header', (id) => `/api/content/header/${id}`, header.id, {
+      backgroundImage: header.backgroundImage,
+    });
+
+    // The header's status and account controls open from Menu.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
+
+    // The long Company form keeps its Save bar on screen wherever the owner is in it.
+    await page.getByRole('tab', { name: 'Company' }).click();
+    await page.getByRole('button', { name: 'Edit Company Profile' }).click();
+    const save = page.getByRole('button', { name: 'Save Changes' });
+    await expect(save).toBeInViewport();
+    await page.getByLabel('Legal name').focus();
+    await expect(save).toBeInViewport();
+    await page.mouse.wheel(0, 2500);
+    await expect(save).toBeInViewport();
+    const box = (await save.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(844);
+    expect((await sideways(page)).wide).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    // Signing out from the Menu: the sign-in page says it happened.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/auth');
+    await expect(page.getByRole('status').filter({ hasText: 'You have been signed out' })).toBeVisible();
+  });
+
+  test('from the setup checklist, a save without a connection says so, keeps the typing, goes through once the connection is back and returns to the checklist', async ({
+    page,
+    context,
+  }) => {
+    const before = await (await page.request.get('/api/admin/company-profile')).json();
+    await openTab(page, 'Company');
+    // The setup checklist's link opens the form at the missing field.
+    const checklist = page.locator('section[aria-labelledby="setup-checklist-title"]');
+    await checklist.getByRole('link', { name: 'Add it in Company' }).first().click();
+    await expect(page.getByLabel('UEI (optional)')).toBeFocused();
+    const tagline = `Sourcing that arrives on time ${unique()}`;
+    await page.getByLabel('Tagline (optional)').fill(tagline);
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByRole('button', { name: 'Saving…' })).toBeVisible();
+    const stalled = page.getByRole('status').filter({ hasText: 'Still saving… check your connection' });
+    await expect(stalled).toBeVisible({ timeout: 15_000 });
+    // Retry while still offline: the save keeps waiting and the typing stays.
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(stalled).toBeVisible();
+    await expect(page.getByLabel('Tagline (optional)')).toHaveValue(tagline);
+    await context.setOffline(false);
+    await expect(toast(page)).toContainText('Company profile updated', { timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Edit Company Profile' })).toBeVisible();
+    // Saved from the checklist's link: back at the checklist.
+    await expect(page.locator('#setup-checklist-title')).toBeInViewport();
+    await expect(page.getByText(tagline)).toBeAttached();
+    const saved = await (await page.request.get('/api/admin/company-profile')).json();
+    expect(saved.tagline).toBe(tagline);
+    const res = await page.request.patch('/api/admin/company-profile', { data: { tagline: before.tagline, version: saved.version } });
+    expect(res.ok()).toBe(true);
   });
 
   test('list tables become stacked cards', async ({ page }) => {

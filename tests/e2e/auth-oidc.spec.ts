@@ -260,7 +260,7 @@ test('[SECURITY][AUTH][OIDC]: an account with two factors still asks for its cod
 
   await toProvider(page, 'microsoft');
   await atProvider(page, ADMIN_EMAIL);
-  await expect(page.getByText('Check your email for a 6-digit verification code')).toBeVisible();
+  await expect(page.getByText('Enter the 6-digit code from your authenticator app')).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/auth');
   expect((await page.request.get('/api/user')).status()).toBe(401);
   await page.getByLabel('Verification code').fill(await app.code());

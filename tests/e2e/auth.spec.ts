@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, ADMIN } from './fixtures';
 import { Authenticator, apiSignIn, disableTwoFactorIfOn, emailedCode, fillCredentials, openAccountTab, outboxFiles } from './auth-helpers';
 
@@ -87,6 +88,18 @@ test('[AUTH][2FA]: enable 2FA, sign in with the app code and with the e-mailed c
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
   const recovery = (await codes.allInnerTexts()).map((c) => c.trim());
+  // Kept by download: a .txt file with every code.
+  const saving = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download (.txt)' }).click();
+  const file = await saving;
+  expect(file.suggestedFilename()).toBe('recovery-codes.txt');
+  const saved = await readFile((await file.path())!, 'utf8');
+  for (const code of recovery) expect(saved).toContain(code);
+  // Or copied.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy codes' }).click();
+  await expect(page.getByText('Recovery codes copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(recovery[0]);
   await page.getByRole('button', { name: 'I have saved these codes' }).click();
   await expect(page.getByTestId('two-factor-status')).toHaveText('Enabled');
 
@@ -99,7 +112,7 @@ test('[AUTH][2FA]: enable 2FA, sign in with the app code and with the e-mailed c
     // The authenticator code.
     await page.goto('/auth');
     await fillCredentials(page, ADMIN.username, ADMIN.password);
-    await expect(page.getByText('Check your email for a 6-digit verification code')).toBeVisible();
+    await expect(page.getByText('Enter the 6-digit code from your authenticator app')).toBeVisible();
     const verifyButton = page.getByRole('button', { name: 'Verify Code' });
     await expect(verifyButton).toBeDisabled();
     await page.getByLabel('Verification code').fill('12ab3');
@@ -121,7 +134,7 @@ test('[AUTH][2FA]: enable 2FA, sign in with the app code and with the e-mailed c
     const seen = outboxFiles();
     await page.goto('/auth');
     await fillCredentials(page, ADMIN.username, ADMIN.password);
-    await expect(page.getByText('Check your email for a 6-digit verification code')).toBeVisible();
+    await expect(page.getByText('Enter the 6-digit code from your authenticator app')).toBeVisible();
     await page.getByLabel('Verification code').fill(await emailedCode(ADMIN_EMAIL, seen));
     await page.getByRole('button', { name: 'Verify Code' }).click();
     await page.waitForURL('**/admin', { timeout: 20_000 });

@@ -70,7 +70,7 @@ describe('two-factor sign-in', { timeout: 120_000 }, () => {
 
   it('[AUTH][2FA]: a correct password gives requires2FA and no session; the e-mailed code signs in once', async () => {
     const { body, res, cookie } = await challenge();
-    expect(body).toMatchObject({ success: true, requires2FA: true, user: null });
+    expect(body).toMatchObject({ success: true, requires2FA: true, user: null, twoFactorMethod: 'app' });
     expect(res.headers.getSetCookie().some((c) => c.startsWith('ps.session_token='))).toBe(false);
     expect(res.headers.getSetCookie().find((c) => c.startsWith('ps.2fa_challenge='))).toMatch(/HttpOnly/i);
     expect((await server.request('/api/user', { cookie })).status).toBe(401);

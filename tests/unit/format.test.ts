@@ -52,11 +52,13 @@ describe('[FORMAT] category label', () => {
 });
 
 describe('[FORMAT] file size', () => {
-  it('bytes / 1024² with one decimal', () => {
+  it('bytes / 1024² with one decimal, under 0.1 MB in kilobytes', () => {
     expect(fileSizeMb(1024 * 1024)).toBe('1.0 MB');
+    expect(fileSizeMb(20_480)).toBe('20 KB');
+    expect(fileSizeMb(100)).toBe('1 KB');
     expect(fileSizeMb(1572864)).toBe('1.5 MB');
     expect(fileSizeMb(52_428_800)).toBe('50.0 MB');
-    expect(fileSizeMb(0)).toBe('0.0 MB');
+    expect(fileSizeMb(0)).toBe('0 KB');
     expect(fileSizeMb(123_456)).toBe('0.1 MB');
   });
   it('unknown sizes are null', () => {

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#lib/api-client.ts';
+import { fileSizeMb } from '#lib/format.ts';
 import type { DocumentCategory } from '#shared/constants.ts';
 import type { DocumentUploadResult, DocumentUploadSlot } from '#shared/responses.ts';
 import type { Versioned } from '#shared/schemas/stored.ts';
@@ -46,6 +47,8 @@ export function useCreateDocument() {
     mutationFn: (values) => api.post<AdminDocument>('/api/documents', values),
     invalidate: [documentKeys.list],
     success: 'Document created',
+    // Said once the document exists, with the size the server stored.
+    successDetail: (_, doc) => `${doc.fileName} has been uploaded successfully (${fileSizeMb(doc.fileSize) ?? 'unknown size'})`,
     page: () => CAPABILITIES,
     failure: 'Error creating document',
   });

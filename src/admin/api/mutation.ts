@@ -11,6 +11,8 @@ interface AdminMutationOptions<V, R> {
   invalidate: QueryKey[] | ((vars: V) => QueryKey[]);
   /** SPEC 8 success toast. */
   success: Text<V>;
+  /** A line under the success toast's title (e.g. the file a new document holds, with its size). */
+  successDetail?: (vars: V, result: R) => string;
   /** SPEC 8 failure toast; the server's message becomes its description unless `failureIncludesMessage`. */
   failure: Text<V>;
   /** The public page the save changed, for "View on site" once it is live (none: no link). */
@@ -26,7 +28,7 @@ export function useAdminMutation<V, R = unknown>(opts: AdminMutationOptions<V, R
   return useMutation({
     mutationFn: opts.mutationFn,
     onSuccess: async (result, vars) => {
-      toast({ title: text(opts.success, vars) });
+      toast({ title: text(opts.success, vars), description: opts.successDetail?.(vars, result) });
       const path = opts.page?.(vars, result);
       if (path) {
         const liveBefore = qc.getQueryData(publishStatusQuery.queryKey)?.lastPublishedAt ?? null;

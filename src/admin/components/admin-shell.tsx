@@ -1,5 +1,7 @@
-import { lazy, Suspense, useEffect, useRef, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
+import { Button } from '#components/ui/button.tsx';
+import { cn } from '#components/ui/cn.ts';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#components/ui/tabs.tsx';
 import type { SessionUser } from '#shared/session.ts';
 import { NewInquiriesCount } from '../tabs/contacts/new-count';
@@ -33,6 +35,11 @@ const TABS: { value: string; label: string; Panel: Lazy }[] = [
 /** The setup checklist shows on the first tab and the Company tab only, so other editors stay uncluttered. */
 const CHECKLIST_TABS = new Set(['contacts', 'company']);
 
+/** Keeps the open tab visible in the phone's scrolling row of tabs. */
+function scrollIntoRow(el: HTMLElement | null) {
+  el?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
 function tabFromHash(): string {
   const hash = window.location.hash.slice(1);
   return TABS.some((t) => t.value === hash) ? hash : 'contacts';
@@ -44,6 +51,7 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
   useEffect(() => {
     shown.current = tab;
   }, [tab]);
+  const [menuOpen, setMenuOpen] = useState(false);
   const select = (value: string) => onValueChange(value, () => history.replaceState(null, '', `#${value}`));
   useEffect(() => {
     // A typed or linked #tab goes through the same guard; kept editing, the address shows the open tab again.
@@ -58,34 +66,55 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
 
   return (
     <div className="min-h-screen bg-surface">
-      {/* Sticky: whether (and since when) the site is live stays in view while editing. */}
-      <header className="sticky top-0 z-40 border-b border-line bg-white">
-        <div className="container-page flex flex-wrap items-center justify-between gap-3 py-4">
-          <div className="flex items-center gap-3">
+      {/* Sticky from 40rem: whether (and since when) the site is live stays in view while editing. On a
+          phone the header is one compact row that scrolls away; its status and account controls open
+          from Menu. */}
+      <header className="border-b border-line bg-white sm:sticky sm:top-0 sm:z-40">
+        <div className="container-page flex flex-wrap items-center justify-between gap-x-3 py-2 sm:py-4">
+          <div className="flex min-w-0 items-center gap-3">
             <a
               href="/"
               className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
             >
               ← Website
             </a>
-            <h1 className="text-xl font-bold">Back Office</h1>
+            <h1 className="text-lg font-bold sm:text-xl">Back Office</h1>
           </div>
-          <div className="flex flex-wrap items-center gap-3">
+          <Button
+            variant="secondary"
+            size="sm"
+            className="sm:hidden"
+            aria-expanded={menuOpen}
+            aria-controls="admin-header-menu"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            Menu
+          </Button>
+          <div
+            id="admin-header-menu"
+            className={cn('w-full flex-wrap items-center gap-3 pb-2 sm:flex sm:w-auto sm:pb-0', menuOpen ? 'flex' : 'hidden')}
+          >
             <PublishStatus />
             {user && <ActivityButton />}
             <Badge tone="info">{user ? `${user.username} (Admin)` : 'Preview Mode'}</Badge>
             {user && <SignOutButton />}
-            {user && <IdleWarning />}
           </div>
+          {user && <IdleWarning />}
         </div>
       </header>
       <main className="container-page py-6">
         {user && <LeadDeliveryBanner />}
         {user && CHECKLIST_TABS.has(tab) && <SetupChecklist />}
         <Tabs value={tab} onValueChange={select} activationMode="manual">
-          <TabsList aria-label="Back office sections">
+          {/* On a phone the tabs are one row that scrolls sideways (the open one scrolled into view). */}
+          <TabsList aria-label="Back office sections" className="max-sm:flex-nowrap max-sm:overflow-x-auto">
             {TABS.map((t) => (
-              <TabsTrigger key={t.value} value={t.value}>
+              <TabsTrigger
+                key={t.value}
+                value={t.value}
+                className="shrink-0 whitespace-nowrap"
+                ref={t.value === tab ? scrollIntoRow : undefined}
+              >
                 {t.label}
                 {t.value === 'contacts' && user && <NewInquiriesCount />}
               </TabsTrigger>

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useRef, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm, type Control, type FieldValues, type Resolver, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '#components/ui/button.tsx';
@@ -195,24 +196,59 @@ export function SchemaForm({
             </div>
           );
         })}
-        <FormActions submitting={formState.isSubmitting} submitLabel={submitLabel} onCancel={cancel} />
       </fieldset>
+      <FormActions submitting={formState.isSubmitting} submitLabel={submitLabel} onCancel={cancel} />
     </form>
   );
 }
 
-/** A form's submit button ('Saving…' while it saves) and, when it can be left, Cancel. */
+/** How long a save may go unanswered before the form says so. */
+export const STALL_MS = 8000;
+
+/**
+ * A form's submit button ('Saving…' while it saves) and, when it can be left, Cancel: a bar that
+ * stays at the bottom of the screen while the form is in view, so a long form is saved from anywhere.
+ * A save with no answer after 8 s says so, with Retry: without a connection the save waits (the
+ * typing stays in the form) and goes through when the connection is back or on Retry. It sits
+ * after the form's disabled fieldset, so Retry can be pressed while the save waits.
+ */
 export function FormActions({ submitting, submitLabel, onCancel }: { submitting: boolean; submitLabel: string; onCancel?: () => void }) {
+  const stalled = useStalled(submitting);
+  const qc = useQueryClient();
   return (
-    <div className="flex flex-wrap gap-2 pt-2">
-      <Button type="submit">{submitting ? 'Saving…' : submitLabel}</Button>
+    <div className="form-actions flex flex-wrap items-center gap-2">
+      <Button type="submit" disabled={submitting}>
+        {submitting ? 'Saving…' : submitLabel}
+      </Button>
       {onCancel && (
-        <Button variant="secondary" onClick={onCancel}>
+        <Button variant="secondary" onClick={onCancel} disabled={submitting}>
           Cancel
+        </Button>
+      )}
+      <p role="status" className="text-sm text-amber-900 empty:hidden">
+        {stalled && 'Still saving… check your connection'}
+      </p>
+      {stalled && (
+        <Button size="sm" variant="secondary" onClick={() => void qc.resumePausedMutations()}>
+          Retry
         </Button>
       )}
     </div>
   );
+}
+
+/** True once `busy` has lasted STALL_MS; false again as soon as it ends. */
+function useStalled(busy: boolean): boolean {
+  const [stalled, setStalled] = useState(false);
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setTimeout(() => setStalled(true), STALL_MS);
+    return () => {
+      clearTimeout(timer);
+      setStalled(false);
+    };
+  }, [busy]);
+  return busy && stalled;
 }
 
 /** A field's help text and validation message, with the ids its `aria-describedby` points to. */

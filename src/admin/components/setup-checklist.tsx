@@ -3,7 +3,7 @@ import { companyProfileQuery, type CompanyProfile } from '../api/company-profile
 import { contactInfoQuery, type ContactInfo } from '../api/contact-info';
 import { capabilityStatementQuery, documentsQuery, type AdminDocument } from '../api/documents';
 import { isPlaceholderAddress, isPlaceholderEmail, isPlaceholderPhone } from '#shared/placeholders.ts';
-import { requestContactField, type ContactField } from './contact-field-request';
+import { requestCompanyField, requestContactField, type CompanyField, type ContactField } from './contact-field-request';
 import { formatDate } from './load-state';
 
 /** Days before an expiry date the back office starts reminding. */
@@ -17,6 +17,8 @@ interface Item {
   action: string;
   /** The field of the active contact details the link opens, focused. */
   field?: ContactField;
+  /** The company profile's field the link opens the form at, focused. */
+  companyField?: CompanyField;
 }
 
 /** The active contact record's example values (seeded), which the website does not show and mail cannot reach. */
@@ -51,8 +53,15 @@ function placeholderItems(contacts: ContactInfo[]): Item[] {
 /** What a complete public profile still lacks (SPEC 2.15 Company tab). */
 function missingItems(profile: CompanyProfile, contacts: ContactInfo[], documents: AdminDocument[], generatedInUse: boolean): Item[] {
   const items: Item[] = [];
-  if (!profile.uei) items.push({ text: 'Your UEI (SAM.gov Unique Entity ID) is missing.', tab: 'company', action: 'Add it in Company' });
-  if (!profile.cageCode) items.push({ text: 'Your CAGE code is missing.', tab: 'company', action: 'Add it in Company' });
+  if (!profile.uei)
+    items.push({
+      text: 'Your UEI (SAM.gov Unique Entity ID) is missing.',
+      tab: 'company',
+      action: 'Add it in Company',
+      companyField: 'uei',
+    });
+  if (!profile.cageCode)
+    items.push({ text: 'Your CAGE code is missing.', tab: 'company', action: 'Add it in Company', companyField: 'cageCode' });
   items.push(...placeholderItems(contacts));
   const shownEmail = contacts.some((c) => c.isActive && c.displayEmail && c.email && !isPlaceholderEmail(c.email));
   if ((!profile.procurementEmail || isPlaceholderEmail(profile.procurementEmail)) && !shownEmail)
@@ -60,6 +69,7 @@ function missingItems(profile: CompanyProfile, contacts: ContactInfo[], document
       text: 'No e-mail address for buyers: neither a procurement e-mail nor a displayed e-mail in the active contact details.',
       tab: 'company',
       action: 'Add a procurement e-mail in Company',
+      companyField: 'procurementEmail',
     });
   // The statement written from the site's data counts: the site offers it.
   if (!generatedInUse && !documents.some((d) => d.category === 'capability' && d.isActive))
@@ -71,7 +81,12 @@ function missingItems(profile: CompanyProfile, contacts: ContactInfo[], document
       action: 'Check them in Company',
     });
   if (!profile.samActive)
-    items.push({ text: 'Your SAM registration is not marked active.', tab: 'company', action: 'Mark it active in Company' });
+    items.push({
+      text: 'Your SAM registration is not marked active.',
+      tab: 'company',
+      action: 'Mark it active in Company',
+      companyField: 'samActive',
+    });
   return items;
 }
 
@@ -118,7 +133,10 @@ export function SetupChecklist() {
               {item.text}{' '}
               <a
                 href={`#${item.tab}`}
-                onClick={item.field ? () => requestContactField(item.field!) : undefined}
+                onClick={() => {
+                  if (item.field) requestContactField(item.field);
+                  if (item.companyField) requestCompanyField(item.companyField);
+                }}
                 className="font-semibold text-navy-800 underline underline-offset-2"
               >
                 {item.action}

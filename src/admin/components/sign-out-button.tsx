@@ -14,7 +14,8 @@ export function SignOutButton() {
     setBusy(true);
     try {
       await api.post('/api/logout');
-      window.location.assign('/auth');
+      // The sign-in page says so (it reads the query after hydration: the page itself is static).
+      window.location.assign('/auth?signed-out');
     } catch (err) {
       setBusy(false);
       toast({ variant: 'destructive', title: 'Logout failed', description: errorMessage(err, 'Logout failed') });

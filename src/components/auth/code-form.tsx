@@ -2,6 +2,8 @@ import { useState, type SubmitEvent } from 'react';
 import { digitsOnly, Field, FormFailure } from './field';
 
 interface Props {
+  /** How the account gets its codes: named in the prompt (an e-mailed code is always sent and works too). */
+  method?: 'app' | 'email';
   onVerify: (token: string) => Promise<void>;
   onBack: () => void;
   /** Why the last code was refused, said beside the field. */
@@ -9,7 +11,7 @@ interface Props {
 }
 
 /** Step two of /auth: the six-digit code (e-mailed, or from the app), or a recovery code. */
-export function CodeForm({ onVerify, onBack, failure }: Props) {
+export function CodeForm({ onVerify, onBack, failure, method = 'email' }: Props) {
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -34,7 +36,9 @@ export function CodeForm({ onVerify, onBack, failure }: Props) {
   return (
     <form onSubmit={submit} noValidate>
       <fieldset disabled={busy} className="flex flex-col gap-5">
-        <p className="text-body">Check your email for a 6-digit verification code</p>
+        <p className="text-body">
+          {method === 'app' ? 'Enter the 6-digit code from your authenticator app' : 'Check your email for a 6-digit verification code'}
+        </p>
         {recovery ? (
           <Field
             label="Recovery code"
@@ -57,7 +61,7 @@ export function CodeForm({ onVerify, onBack, failure }: Props) {
             value={code}
             onChange={(e) => setCode(digitsOnly(e.target.value))}
             error={error}
-            hint="The code from your authenticator app works too."
+            hint={method === 'app' ? 'The code e-mailed to you works too.' : 'The code from your authenticator app works too.'}
           />
         )}
         <FormFailure message={failure} />

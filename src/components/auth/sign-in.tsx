@@ -14,6 +14,7 @@ interface LoginAnswer {
   message: string;
   user: SessionUserView | null;
   requires2FA: boolean;
+  twoFactorMethod?: 'app' | 'email';
 }
 
 /**
@@ -35,6 +36,8 @@ function SignIn() {
   const toast = useToast();
   const [step, setStep] = useState<'credentials' | 'code'>('credentials');
   const [username, setUsername] = useState('');
+  const [method, setMethod] = useState<'app' | 'email'>('email');
+  const [signedOut, setSignedOut] = useState(false);
   const [providers, setProviders] = useState<string[]>([]);
   /** Why the last attempt failed, shown by the form itself (not only in a passing toast). */
   const [failure, setFailure] = useState<string>();
@@ -45,7 +48,13 @@ function SignIn() {
       // The server-rendered form cannot know the query string: it is read once, after hydration.
       // eslint-disable-next-line react-hooks/set-state-in-effect
       setUsername(params.get('username')!);
+      setMethod(params.get('method') === 'app' ? 'app' : 'email');
       setStep('code');
+    }
+    if (params.has('signed-out')) {
+      setSignedOut(true);
+      // Said once: a reload or a bookmark of the page does not repeat it.
+      history.replaceState(null, '', window.location.pathname);
     }
     const error = params.get('error');
     if (error) {
@@ -76,6 +85,7 @@ function SignIn() {
       const answer = await api.post<LoginAnswer>('/api/login', values);
       if (answer.requires2FA && !answer.user) {
         setUsername(values.username);
+        setMethod(answer.twoFactorMethod ?? 'email');
         setStep('code');
       } else if (answer.user) {
         welcome(answer.user);
@@ -102,11 +112,15 @@ function SignIn() {
   return (
     <div>
       <h1 className="text-2xl font-bold text-navy-900">Sign In</h1>
+      <p role="status" className="mt-3 text-sm text-body empty:hidden">
+        {signedOut && step === 'credentials' ? 'You have been signed out' : ''}
+      </p>
       <div className="mt-6">
         {step === 'credentials' ? (
           <CredentialsForm defaultUsername={username} providers={providers} failure={failure} onSubmit={login} />
         ) : (
           <CodeForm
+            method={method}
             failure={failure}
             onVerify={verify}
             onBack={() => {

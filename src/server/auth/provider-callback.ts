@@ -49,7 +49,8 @@ export async function finishProviderSignIn(db: Db, request: Request, ipAddress?:
     await db.delete(sessions).where(eq(sessions.id, row.session.id));
     const challenge = await createChallenge(db, user, ipAddress);
     const login = encodeURIComponent(user.username ?? user.email);
-    return redirect(`/auth?step=code&username=${login}`, [clearSession, challengeCookie(challenge, secure)]);
+    const method = user.twoFactorSecret ? 'app' : 'email';
+    return redirect(`/auth?step=code&username=${login}&method=${method}`, [clearSession, challengeCookie(challenge, secure)]);
   }
   await db
     .update(sessions)

@@ -73,10 +73,25 @@ export function TwoFactorSetup({ setup, onDone, onCancel }: Props) {
   );
 }
 
-/** Recovery codes: shown once, right after enabling. */
+/** Recovery codes: shown once, right after enabling, with Copy and Download (.txt) to keep them. */
 export function RecoveryCodes({ codes, onClose }: { codes: string[]; onClose: () => void }) {
   // Shown once: leaving before they are saved loses them.
   useUnsavedChanges(true);
+  const toast = useToast();
+  const text = `Back office recovery codes (each signs you in once):\n\n${codes.join('\n')}\n`;
+  const copy = () =>
+    navigator.clipboard.writeText(text).then(
+      () => toast({ title: 'Recovery codes copied' }),
+      () => toast({ variant: 'destructive', title: 'Could not copy', description: 'Select the codes and copy them, or download them.' }),
+    );
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'recovery-codes.txt';
+    a.click();
+    URL.revokeObjectURL(url);
+  };
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-body">
@@ -87,9 +102,17 @@ export function RecoveryCodes({ codes, onClose }: { codes: string[]; onClose: ()
           <li key={c}>{c}</li>
         ))}
       </ul>
-      <button type="button" className="btn-primary self-start" onClick={onClose}>
-        I have saved these codes
-      </button>
+      <div className="flex flex-wrap gap-2">
+        <button type="button" className="btn-secondary" onClick={() => void copy()}>
+          Copy codes
+        </button>
+        <button type="button" className="btn-secondary" onClick={download}>
+          Download (.txt)
+        </button>
+        <button type="button" className="btn-primary" onClick={onClose}>
+          I have saved these codes
+        </button>
+      </div>
     </div>
   );
 }

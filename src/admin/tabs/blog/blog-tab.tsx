@@ -63,7 +63,7 @@ export function BlogTab() {
               {i.isPublished && i.publicationDate ? formatDate(i.publicationDate) : 'Not published'}
             </td>
             <td className="py-2">
-              <div className="flex flex-wrap gap-2 md:flex-nowrap">
+              <div className="flex flex-wrap gap-2 lg:flex-nowrap">
                 <a
                   href={`/preview/insights/${i.slug}`}
                   target="_blank"

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { Controller, get, useFieldArray, useForm, type FieldErrors, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
@@ -78,12 +78,14 @@ const resolver: Resolver<CompanyForm, unknown, CompanyFormValues> = (values) => 
 
 interface CompanyProfileFormProps {
   record: CompanyProfile;
+  /** The field to focus when the form opens (from the setup checklist). */
+  focusField?: string;
   onSubmit: (values: CompanyFormValues) => Promise<unknown>;
   onCancel: () => void;
 }
 
 /** Every field of the company profile, grouped as the owner thinks of them. */
-export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfileFormProps) {
+export function CompanyProfileForm({ record, onSubmit, onCancel, focusField }: CompanyProfileFormProps) {
   const form = useForm<CompanyForm, unknown, CompanyFormValues>({
     resolver,
     defaultValues: toForm(record),
@@ -91,6 +93,9 @@ export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfil
     reValidateMode: 'onChange',
   });
   const { handleSubmit, formState } = form;
+  useEffect(() => {
+    if (focusField) form.setFocus(focusField as never);
+  }, [form, focusField]);
   useUnsavedChanges(formState.isDirty);
   const confirmDiscard = useConfirmDiscard(formState.isDirty);
   const submit = handleSubmit(async (values) => {
@@ -238,13 +243,12 @@ export function CompanyProfileForm({ record, onSubmit, onCancel }: CompanyProfil
             ))}
           </div>
         </Group>
-
-        <FormActions
-          submitting={formState.isSubmitting}
-          submitLabel="Save Changes"
-          onCancel={() => void confirmDiscard().then((discard) => discard && onCancel())}
-        />
       </fieldset>
+      <FormActions
+        submitting={formState.isSubmitting}
+        submitLabel="Save Changes"
+        onCancel={() => void confirmDiscard().then((discard) => discard && onCancel())}
+      />
     </form>
   );
 }

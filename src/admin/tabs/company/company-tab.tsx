@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useState, type ReactNode } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import { companyProfileQuery, useSaveCompanyProfile, type CompanyProfile } from '../../api/company-profile';
 import { EditorCard, LoadError, LoadingRows, formatDate, formatDateTime } from '../../components/load-state';
+import { useCompanyFieldRequests, type CompanyField } from '../../components/contact-field-request';
 import { lazyNamed } from '../../components/lazy-form';
 import { FIGURES, changedFields } from './company-fields';
 import { PastPerformanceEditor } from './past-performance-editor';
@@ -20,6 +21,14 @@ export function CompanyTab() {
   const query = useQuery(companyProfileQuery);
   const save = useSaveCompanyProfile();
   const [editing, setEditing] = useState(false);
+  // Opened from the setup checklist: the form at that field; saving returns to the checklist.
+  const [focusField, setFocusField] = useState<CompanyField>();
+  useCompanyFieldRequests(
+    useCallback((field: CompanyField) => {
+      setFocusField(field);
+      setEditing(true);
+    }, []),
+  );
   const record = query.data;
 
   let body: ReactNode;
@@ -31,11 +40,16 @@ export function CompanyTab() {
         <CompanyProfileForm
           key={record.version}
           record={record}
+          focusField={focusField}
           onCancel={() => setEditing(false)}
           onSubmit={async (values) => {
             const changed = changedFields(record, values);
             if (Object.keys(changed).length > 0) await save.mutateAsync({ version: record.version, values: changed });
             setEditing(false);
+            if (focusField) {
+              setFocusField(undefined);
+              document.getElementById('setup-checklist-title')?.scrollIntoView({ block: 'start' });
+            }
           }}
         />
       </Suspense>

@@ -124,8 +124,8 @@ function PdfUpload({
     setProgress(0);
     try {
       const result = await uploadDocumentFile(file, setProgress);
+      // No toast yet: the file is stored but the document exists only once Create Document is chosen.
       onUploaded(result);
-      toast({ title: 'Upload successful', description: `${file.name} has been uploaded successfully` });
     } catch (err) {
       const reason = err instanceof DocumentUploadError ? err : null;
       if (reason?.stage === 'url') refuse('Failed to get upload URL', reason.message);
@@ -162,7 +162,8 @@ function PdfUpload({
       {progress !== null && <ProgressBar value={progress} label="Uploading the PDF" />}
       {uploaded && (
         <p className="text-sm text-ink">
-          Uploaded: <span className="font-medium break-all">{uploaded.fileName}</span> ({fileSizeMb(uploaded.fileSize)})
+          Uploaded: <span className="font-medium break-all">{uploaded.fileName}</span> ({fileSizeMb(uploaded.fileSize)}). Choose Create
+          Document to add it.
         </p>
       )}
       <div role="alert" className="text-sm text-danger empty:absolute">

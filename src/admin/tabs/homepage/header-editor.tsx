@@ -21,10 +21,10 @@ const FIELDS: FieldSpec[] = [
     suggestions: SUGGESTED_BACKGROUNDS.map((value, i) => ({ value, label: `Suggested background ${i + 1}` })),
   },
   // The logos have no alt field: their alt text is the company name.
-  { name: 'logoLight', label: 'Light mode logo', kind: 'image', required: true },
-  { name: 'logoDark', label: 'Dark mode logo', kind: 'image', required: true },
-  { name: 'boxHeading', label: 'Box heading (optional)' },
-  { name: 'boxContent', label: 'Box content (optional, shown only with a heading)', kind: 'textarea', rows: 2 },
+  { name: 'logoLight', label: 'Logo on light background', kind: 'image', required: true },
+  { name: 'logoDark', label: 'Logo on dark background', kind: 'image', required: true },
+  { name: 'boxHeading', label: 'Highlight box title (optional)' },
+  { name: 'boxContent', label: 'Highlight box text (optional, shown only with a title)', kind: 'textarea', rows: 2 },
 ];
 
 /** Website header: the home hero's title and subtitle, logos and background. */
@@ -47,12 +47,12 @@ export function HeaderEditor() {
       view={(h) => [
         { label: 'Title', value: h.title },
         { label: 'Subtitle', value: h.subtitle },
-        { label: 'Light logo', value: h.logoLight },
-        { label: 'Dark logo', value: h.logoDark },
+        { label: 'Logo on light background', value: h.logoLight },
+        { label: 'Logo on dark background', value: h.logoDark },
         { label: 'Background', value: h.backgroundImage },
         { label: 'Background alt text', value: h.backgroundImageAlt },
-        { label: 'Box heading', value: h.boxHeading },
-        { label: 'Box content', value: h.boxContent },
+        { label: 'Highlight box title', value: h.boxHeading },
+        { label: 'Highlight box text', value: h.boxContent },
       ]}
       save={(vars) => save.mutateAsync(vars)}
     />

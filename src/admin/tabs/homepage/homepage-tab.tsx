@@ -27,7 +27,7 @@ export function HomepageTab() {
             label: 'Content',
             kind: 'textarea',
             rows: 5,
-            help: 'Paragraph, div and span tags and non-breaking spaces are removed on save.',
+            help: 'Formatting is removed: the text is saved as plain text.',
           },
           ACTIVE_FIELD,
         ]}

@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { ConfirmDialog } from '#components/ui/confirm-dialog.tsx';
 import { savedRepliesQuery, useDeleteSavedReply, type SavedReply } from '../../api/saved-replies';
 import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components/load-state';
+import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
 import { RowActions } from '../../components/row-actions';
-import { SavedReplyDialog } from './saved-reply-dialog';
+
+// The form (react-hook-form and the shared zod schema) loads on the first New or Edit, not with the tab.
+const SavedReplyDialog = lazyNamed(() => import('./saved-reply-dialog'), 'SavedReplyDialog');
 
 /** Saved replies: reusable text the Respond dialog inserts at the cursor. */
 export function SavedRepliesCard() {
@@ -13,6 +16,7 @@ export function SavedRepliesCard() {
   const remove = useDeleteSavedReply();
   const [editing, setEditing] = useState<SavedReply | 'new' | null>(null);
   const [deleting, setDeleting] = useState<SavedReply | null>(null);
+  const opened = useOpenedOnce(editing !== null);
 
   let body;
   if (query.isPending) body = <LoadingRows rows={2} label="Loading saved replies" />;
@@ -43,7 +47,11 @@ export function SavedRepliesCard() {
       actions={<Button onClick={() => setEditing('new')}>New Saved Reply</Button>}
     >
       {body}
-      <SavedReplyDialog reply={editing} onClose={() => setEditing(null)} />
+      {opened && (
+        <Suspense fallback={null}>
+          <SavedReplyDialog reply={editing} onClose={() => setEditing(null)} />
+        </Suspense>
+      )}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
