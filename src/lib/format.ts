@@ -2,6 +2,7 @@
  * The spec's display formulas (SPEC 2.9–2.12, 9), pure and shared by pages and islands.
  */
 import { LIMITS } from '#shared/constants.ts';
+import { splitLines } from './lines';
 
 const CHARS_PER_MINUTE = LIMITS.wordsPerMinuteChars;
 
@@ -36,19 +37,6 @@ export function fileSizeMb(bytes: number | null | undefined): string | null {
   // Under 0.1 MB in kilobytes, so a small file never reads as "0.0 MB".
   if (bytes < 0.1 * 1024 * 1024) return `${bytes === 0 ? 0 : Math.max(1, Math.round(bytes / 1024))} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** A tel: link keeps digits and '+' only (SPEC 2.10). */
-export function telHref(phone: string): string {
-  return `tel:${phone.replace(/[^\d+]/g, '')}`;
-}
-
-/** Multi-line text (address, business hours) → its non-empty lines. */
-export function splitLines(text: string | null | undefined): string[] {
-  return (text ?? '')
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
 }
 
 /** Article body → paragraphs on line breaks, blank lines dropped (SPEC 2.12). */

@@ -8,9 +8,8 @@ import {
   listReadMinutes,
   paragraphs,
   splitAboutContent,
-  splitLines,
-  telHref,
 } from '#lib/format.ts';
+import { splitLines, telHref } from '#lib/lines.ts';
 
 describe('[FORMAT] read time', () => {
   it('list: max(3, ceil(length / 200))', () => {

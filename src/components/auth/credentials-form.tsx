@@ -1,8 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { loginSchema, type LoginInput } from '#shared/schemas/auth.ts';
-import { useHydrated } from '../ui/use-hydrated';
-import { Field, FormFailure } from './field';
+import { Field, FormFailure, useHydrated } from './field';
 
 interface Props {
   defaultUsername: string;

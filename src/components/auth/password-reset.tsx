@@ -3,8 +3,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { api, errorMessage } from '#lib/api-client.ts';
 import { forgotPasswordSchema, resetPasswordFormSchema, type ForgotPasswordInput, type ResetPasswordForm } from '#shared/schemas/auth.ts';
-import { useHydrated } from '../ui/use-hydrated';
-import { Field } from './field';
+import { Field, useHydrated } from './field';
 import { NewPasswordFields, newPasswordProblem } from './new-password-fields';
 
 function Outcome({ tone, children }: { tone: 'ok' | 'error'; children: string }) {

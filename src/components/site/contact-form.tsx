@@ -1,6 +1,18 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type SubmitEvent, type ReactNode } from 'react';
-import { useHydrated } from '../ui/use-hydrated';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ChangeEvent,
+  type SubmitEvent,
+  type ReactNode,
+} from 'react';
 import { BUYER_TYPE_LABELS, BUYER_TYPES, CONTACT_FIELDS, CONTACT_RULES, contactErrors, type ContactField } from '#shared/contact-rules.ts';
+
+const noSubscription = () => () => {};
+const isClient = () => true;
+const isServer = () => false;
 
 type Values = Required<{ [K in ContactField]: string }>;
 
@@ -41,7 +53,9 @@ export function ContactForm({ successMs, email }: { successMs: number; email?: s
   const [announcement, setAnnouncement] = useState('');
   // Until this island has hydrated, the browser would submit the form by itself: the button
   // waits, so nothing typed is sent anywhere but to the API.
-  const hydrated = useHydrated();
+  // (Written here rather than imported: a module shared with the sign-in forms would be one more
+  // file for this page to load.)
+  const hydrated = useSyncExternalStore(noSubscription, isClient, isServer);
   // When the page opened (set once mounted), for the submission's time-to-fill spam signal.
   const openedAt = useRef(0);
   const honeypot = useRef<HTMLInputElement>(null);

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { splitLines, telHref } from '#lib/format.ts';
+import { splitLines, telHref } from '#lib/lines.ts';
 import { Clock, Mail, MapPin, Phone } from 'lucide-static';
 import { SiteIcon } from './site-icon';
 
