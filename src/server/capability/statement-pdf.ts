@@ -288,9 +288,11 @@ function pastPerformance(doc: Doc, parent: Struct, entries: readonly PastPerform
     const summaryHeight = summary ? doc.heightOfString(summary, { width: MAIN_WIDTH, lineGap: STYLE.itemText.lineGap }) : 0;
     if (!title || y + titleHeight + detailsHeight + summaryHeight + 2 > bottom) break;
     if (!list) {
-      const below = heading(doc, parent, 'Past Performance', MAIN_X, y, MAIN_WIDTH);
-      if (below + titleHeight + detailsHeight + summaryHeight + 2 > bottom) break;
-      y = below;
+      // The heading only with an entry under it: measured before it is drawn.
+      setStyle(doc, STYLE.h2);
+      const headingHeight = doc.heightOfString('PAST PERFORMANCE', { width: MAIN_WIDTH }) + 7;
+      if (y + headingHeight + titleHeight + detailsHeight + summaryHeight + 2 > bottom) break;
+      y = heading(doc, parent, 'Past Performance', MAIN_X, y, MAIN_WIDTH);
       list = doc.struct('L');
       parent.add(list);
     }
