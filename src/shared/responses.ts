@@ -86,3 +86,26 @@ export interface DocumentUploadResult {
   fileSize: number;
   message: string;
 }
+
+/** An uploaded image as the media library lists it (GET /api/admin/images). */
+export interface LibraryImage {
+  id: number;
+  url: string;
+  /** The smallest WebP variant, or the image itself (SVGs and small images have none). */
+  thumbnailUrl: string;
+  name: string;
+  size: number | null;
+  width: number | null;
+  height: number | null;
+  createdAt: string;
+  /** Where it is used; earlier versions of a block say so. Empty: used nowhere. */
+  usedIn: string[];
+}
+
+/** A page of the media library. */
+export interface LibraryPage {
+  images: LibraryImage[];
+  total: number;
+  page: number;
+  pageSize: number;
+}

@@ -148,6 +148,103 @@ test('[ADMIN][COMPANY][A11Y]: the Company tab has no axe violations and no sidew
   }
 });
 
+test('[ADMIN][COMPANY][NAICS]: the official 2022 list fills a row by code or words, and a retired code is pointed out', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await openTab(page, 'Company');
+  await page.getByRole('button', { name: 'Edit Company Profile' }).click();
+  const form = page.getByRole('form', { name: 'Edit company profile' });
+  const row = (n: number) => form.getByRole('listitem').filter({ has: page.getByLabel(`Code (NAICS code ${n})`) });
+
+  // The starting profile's 443142 (Electronics Stores) was replaced in 2022.
+  await expect(row(2)).toContainText('443142 is not a 2022 NAICS code.');
+  await row(2).getByRole('button', { name: 'Find official code for NAICS code 2' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Find the official NAICS code' });
+  const search = dialog.getByLabel('Code or words');
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue('Electronics Stores');
+  await expect(dialog.getByRole('status')).toHaveText('No 2022 NAICS code matches “Electronics Stores”.');
+  await search.fill('electronics retail');
+  await expect(dialog.getByRole('status')).toHaveText('1 match.');
+  expect(await axeViolations(page, { label: 'NAICS picker 390' })).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  // Chosen by keyboard: Tab from the search box to the match, then Enter.
+  await search.press('Tab');
+  await expect(dialog.getByRole('button', { name: /^449210 Electronics and Appliance Retailers/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(row(2).getByLabel('Code (NAICS code 2)')).toHaveValue('449210');
+  await expect(row(2).getByLabel('Official title (NAICS code 2)')).toHaveValue('Electronics and Appliance Retailers');
+  await expect(row(2)).not.toContainText('not a 2022 NAICS code');
+
+  // A code typed into a new row brings its official title; digits search by the start of a code.
+  await form.getByRole('button', { name: 'Add NAICS code' }).click();
+  const added = row(7);
+  await added.getByLabel('Code (NAICS code 7)').fill('541512');
+  await expect(added.getByLabel('Official title (NAICS code 7)')).toHaveValue('Computer Systems Design Services');
+  // A title typed by hand that is not the official one: the official one is offered.
+  await added.getByLabel('Official title (NAICS code 7)').fill('IT design');
+  await expect(added).toContainText('Official 2022 title: Computer Systems Design Services.');
+  await added.getByRole('button', { name: 'Use it: the official title for NAICS code 7' }).click();
+  await expect(added.getByLabel('Official title (NAICS code 7)')).toHaveValue('Computer Systems Design Services');
+  await added.getByRole('button', { name: 'Find official code for NAICS code 7' }).click();
+  await dialog.getByLabel('Code or words').fill('5415');
+  await expect(dialog.getByRole('status')).toHaveText('4 matches.');
+  await dialog.getByRole('button', { name: /^541519 / }).click();
+  await expect(added.getByLabel('Code (NAICS code 7)')).toHaveValue('541519');
+  await expect(added.getByLabel('Official title (NAICS code 7)')).toHaveValue('Other Computer Related Services');
+
+  // Nothing was saved: the rows are unsaved changes until Save.
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('alertdialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard changes' }).click();
+  const saved = (await (await page.request.get(PROFILE)).json()) as { naicsCodes: { code: string }[] };
+  expect(saved.naicsCodes.map((n) => n.code)).toContain('443142');
+});
+
+test('[ADMIN][COMPANY][STATEMENT]: the Company tab shows a thumbnail of the capability statement, drawn in the browser, with Open and Download', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const pdfjs: string[] = [];
+  page.on('request', (r) => /pdf\.worker|pdf-page-image/.test(r.url()) && pdfjs.push(r.url()));
+  await page.setViewportSize({ width: 390, height: 900 });
+  await openTab(page, 'Company');
+  const card = page.getByRole('region', { name: 'Capability statement' });
+  await expect(card).toContainText('The site offers this statement to visitors.');
+  // pdf.js loads only once the thumbnail's place is on screen.
+  expect(pdfjs).toEqual([]);
+  await card.scrollIntoViewIfNeeded();
+  const thumbnail = card.getByRole('img', { name: 'The capability statement’s page, as a thumbnail' });
+  await expect(thumbnail).toBeVisible({ timeout: 60_000 });
+  expect(pdfjs.every((u) => u.startsWith(new URL(page.url()).origin))).toBe(true);
+  // A drawn page: US Letter proportions, and the dark pixels of its text and headings.
+  const drawn = await thumbnail.evaluate((el: HTMLImageElement) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = el.naturalWidth;
+    canvas.height = el.naturalHeight;
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(el, 0, 0);
+    const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    let dark = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i]! < 110 && d[i + 1]! < 110 && d[i + 2]! < 160) dark++;
+    return { ratio: el.naturalHeight / el.naturalWidth, dark: dark / (d.length / 4) };
+  });
+  expect(drawn.ratio).toBeCloseTo(11 / 8.5, 1);
+  expect(drawn.dark).toBeGreaterThan(0.01);
+  await expect(card.getByRole('link', { name: 'Open the capability statement (PDF, new tab)' })).toHaveAttribute(
+    'href',
+    '/capability-statement.pdf',
+  );
+  await expect(card.getByRole('link', { name: 'Download the capability statement' })).toHaveAttribute('download', '');
+  expect(await axeViolations(page, { include: '[aria-label="Capability statement"]', label: 'statement card 390' })).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
 test('[ADMIN][COMPANY][PAST PERFORMANCE]: an entry and the founder saved in the back office appear on the public pages, axe clean', async ({
   page,
   browser,

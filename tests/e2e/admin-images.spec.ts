@@ -198,7 +198,10 @@ test('[ADMIN][IMAGES]: the picker works from the keyboard alone', async ({ page,
   await page.keyboard.press('Enter');
   expect((await chooser).isMultiple()).toBe(false);
 
-  // Tab to the URL field; Enter adds the URL (it does not submit the form), then the alt field has the focus.
+  // Tab to Choose from library, then to the URL field; Enter adds the URL (it does not submit the
+  // form), then the alt field has the focus.
+  await page.keyboard.press('Tab');
+  await expect(picker.getByRole('button', { name: 'Choose from library' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(picker.getByLabel('or paste a URL')).toBeFocused();
   await page.keyboard.type(`${baseURL}/images/hero-background.svg`);
@@ -211,6 +214,80 @@ test('[ADMIN][IMAGES]: the picker works from the keyboard alone', async ({ page,
   await expect(picker.getByRole('button', { name: /Suggested background 3/ })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(picker.getByRole('img')).toHaveAttribute('src', /photo-1451187580459/);
+});
+
+test('[ADMIN][IMAGES][LIBRARY]: an earlier upload is chosen from the library; an image in use is not deleted, an unused one is', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 390, height: 900 });
+  const tag = unique();
+  const put = async (name: string, background: string) => {
+    const buffer = await sharp({ create: { width: 800, height: 600, channels: 3, background } })
+      .png()
+      .toBuffer();
+    const res = await page.request.post('/api/upload/image', {
+      multipart: { image: { name, mimeType: 'image/png', buffer } },
+      headers: { origin: baseURL! },
+    });
+    expect(res.status()).toBe(200);
+    return ((await res.json()) as { url: string }).url;
+  };
+  const photo = await put(`founder-${tag}.png`, '#2a7f62');
+  const spare = await put(`spare-${tag}.png`, '#7f2a62');
+  const original = (await (await page.request.get('/api/admin/company-profile')).json()) as { founderPhoto: string | null };
+  try {
+    await openTab(page, 'About');
+    await page.getByRole('tab', { name: 'Leadership' }).click();
+    const leadership = page.getByRole('region', { name: 'Leadership' });
+    await leadership.getByRole('button', { name: 'Edit Leadership' }).click();
+    const picker = leadership.getByRole('group', { name: 'Photo (optional)' });
+    await picker.getByRole('button', { name: 'Choose from library' }).click();
+    const library = page.getByRole('dialog', { name: 'Choose from library' });
+    await library.getByLabel('Search by file name').fill(tag);
+    await expect(library.getByRole('status')).toHaveText('2 images.');
+    const item = library.getByRole('listitem').filter({ hasText: `founder-${tag}.png` });
+    await expect(item).toContainText('800 × 600');
+    await expect(item).toContainText('Not used anywhere');
+    expect(await axeViolations(page, { include: '[role="dialog"]', label: 'library 390' })).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await library.getByRole('button', { name: `Use this image: founder-${tag}.png` }).click();
+    await expect(library).toBeHidden();
+    await expect(picker.getByRole('img')).toHaveAttribute('src', photo);
+    await expect(picker.getByLabel('Alt text')).toBeFocused();
+    await page.keyboard.type('The founder at her desk');
+    await leadership.getByLabel('Name').fill(`Dana Reyes ${tag}`);
+    await leadership.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(page)).toContainText('Company profile updated');
+    // The view shows the photo as a thumbnail with its alt text beside it.
+    await expect(leadership.locator(`img[src="${photo}"]`)).toBeVisible();
+    await expect(leadership).toContainText('Alt text: The founder at her desk');
+
+    // The library says where the photo is used and will not delete it; the spare one goes.
+    await leadership.getByRole('button', { name: 'Edit Leadership' }).click();
+    await picker.getByRole('button', { name: 'Choose from library' }).click();
+    await library.getByLabel('Search by file name').fill(tag);
+    await expect(item).toContainText('Used on: Leadership photo (About page)');
+    await item.getByRole('button', { name: `Delete founder-${tag}.png` }).click();
+    await page.getByRole('alertdialog', { name: 'Delete this image?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(item.getByRole('alert')).toHaveText(
+      'This image is still used: Leadership photo (About page). Choose another image there first.',
+    );
+    expect((await page.request.get(photo)).status()).toBe(200);
+    await library.getByRole('button', { name: `Delete spare-${tag}.png` }).click();
+    await page.getByRole('alertdialog', { name: 'Delete this image?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(toast(page)).toContainText('Image deleted');
+    await expect(library.getByRole('status')).toHaveText('1 image.');
+    expect((await page.request.get(spare)).status()).toBe(404);
+    await page.keyboard.press('Escape');
+    await expect(library).toBeHidden();
+  } finally {
+    const now = (await (await page.request.get('/api/admin/company-profile')).json()) as { version: number };
+    await page.request.patch('/api/admin/company-profile', {
+      data: { founderName: null, founderPhoto: original.founderPhoto, founderPhotoAlt: null, version: now.version },
+    });
+  }
 });
 
 test('[ADMIN][IMAGES]: the About and simple variants word their refusals as SPEC 8 says', async ({ page }) => {

@@ -6,7 +6,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServer } from '#server/web/app-server.ts';
-import { startAdminContext } from './helpers/admin';
+import { and, eq } from 'drizzle-orm';
+import { auditLog, companyProfile, contentBlocks, services, uploads } from '#server/db/schema/index.ts';
+import type { LibraryImage } from '#shared/responses.ts';
+import { startAdminContext, type AdminTestContext } from './helpers/admin';
 import { CLEAN_SVG, imageUploadSuite, solid, upload, uploadForm } from './helpers/images';
 import { bundleApi, resetEnvCache } from '../helpers/bundle';
 
@@ -55,6 +58,123 @@ describe('local storage', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     // 1, not 0: the sampler did see the work, one image at a time.
     expect(most).toBe(1);
+  });
+});
+
+describe('the media library: GET /api/admin/images and DELETE /api/admin/images/:id', () => {
+  let ctx: AdminTestContext;
+  const list = async (query = '') => {
+    const res = await ctx.as(ctx.admin, 'GET', `/api/admin/images${query}`);
+    expect(res.status).toBe(200);
+    return (await res.json()) as { images: LibraryImage[]; total: number; page: number; pageSize: number };
+  };
+  const uploaded = async (bytes: Buffer, name: string) => {
+    const res = await upload(ctx.s, ctx.admin, uploadForm([{ bytes, name }]));
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { url: string }).url;
+  };
+  const idOf = async (url: string) => (await ctx.s.db.select().from(uploads).where(eq(uploads.url, url)))[0]!.id;
+
+  beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'images-library-'));
+    process.env.DATA_DIR = dir;
+    delete process.env.BLOB_READ_WRITE_TOKEN;
+    resetEnvCache();
+    resetStorage();
+    ctx = await startAdminContext({ uploads: { root: path.join(dir, 'uploads') } });
+  });
+  afterAll(async () => {
+    await ctx?.s.close();
+  });
+
+  it('lists uploads newest first with size, dimensions, a small thumbnail and where each is used; searches by file name', async () => {
+    expect((await list()).total).toBe(0);
+    const truck = await uploaded(await solid(800, 600).png().toBuffer(), 'Harbor truck.png');
+    const team = await uploaded(await solid(300, 200).jpeg().toBuffer(), 'team (2024).jpg');
+    const logo = await uploaded(Buffer.from(CLEAN_SVG), 'logo.svg');
+    const all = await list();
+    expect(all.total).toBe(3);
+    expect(all.images.map((i) => i.name)).toEqual(['logo.svg', 'team (2024).jpg', 'Harbor truck.png']);
+    const first = all.images[2]!;
+    expect(first).toMatchObject({ url: truck, width: 800, height: 600, usedIn: [] });
+    expect(first.size).toBeGreaterThan(0);
+    // The smallest WebP variant is the thumbnail; an image with none is its own.
+    expect(first.thumbnailUrl).toBe(truck.replace(/\.png$/, '-480w.webp'));
+    expect((await ctx.s.request(first.thumbnailUrl)).headers.get('content-type')).toBe('image/webp');
+    expect(all.images[0]!.thumbnailUrl).toBe(logo);
+
+    // Words of the name, case-insensitive; % and _ are plain characters, not patterns.
+    expect((await list('?q=TRUCK')).images.map((i) => i.url)).toEqual([truck]);
+    expect((await list('?q=(2024')).images.map((i) => i.url)).toEqual([team]);
+    expect((await list('?q=%25')).total).toBe(0);
+    expect((await list('?q=_')).total).toBe(0);
+    expect(await list('?q=truck&page=2')).toMatchObject({ images: [], total: 1, page: 2 });
+
+    // Where each is used: live content, an earlier version of a block, a variant inside a text.
+    const [service] = await ctx.s.db.select().from(services).orderBy(services.id).limit(1);
+    await ctx.s.db
+      .update(services)
+      .set({ detailedDescription: `Trucks: ![A truck](${truck.replace(/\.png$/, '-960w.webp')})` })
+      .where(eq(services.id, service!.id));
+    await ctx.s.db.update(companyProfile).set({ founderPhoto: team });
+    await ctx.s.db.insert(contentBlocks).values({ section: 'about', title: 'Old', content: 'Text', isActive: false, imageUrl: truck });
+    const used = new Map((await list()).images.map((i) => [i.url, i.usedIn]));
+    expect(used.get(truck)).toEqual([`Service “${service!.title}”`, 'About page (an earlier version)']);
+    expect(used.get(team)).toEqual(['Leadership photo (About page)']);
+    expect(used.get(logo)).toEqual([]);
+  });
+
+  it('[SECURITY] refuses bad queries with 400 and a message, and needs an administrator', async () => {
+    for (const query of ['?page=0', '?page=abc', '?page=1.5', `?q=${'x'.repeat(201)}`]) {
+      const res = await ctx.as(ctx.admin, 'GET', `/api/admin/images${query}`);
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as { message: string }).message, query).toMatch(
+        /Page must be a whole number from 1|Search must be at most 200 characters/,
+      );
+    }
+    expect((await ctx.as('', 'GET', '/api/admin/images')).status).toBe(401);
+    expect((await ctx.as(ctx.user, 'GET', '/api/admin/images')).status).toBe(403);
+    expect((await ctx.as('', 'DELETE', '/api/admin/images/1')).status).toBe(401);
+    expect((await ctx.as(ctx.user, 'DELETE', '/api/admin/images/1')).status).toBe(403);
+    expect((await ctx.as(ctx.admin, 'DELETE', '/api/admin/images/abc')).status).toBe(400);
+    expect((await ctx.as(ctx.admin, 'DELETE', '/api/admin/images/999999')).status).toBe(404);
+  });
+
+  it('refuses to delete an image in use, naming where; deletes an unused one with its variants and an audit record', async () => {
+    const { images } = await list();
+    const truck = images.find((i) => i.name === 'Harbor truck.png')!;
+    const team = images.find((i) => i.name === 'team (2024).jpg')!;
+    const logo = images.find((i) => i.name === 'logo.svg')!;
+
+    const refused = await ctx.as(ctx.admin, 'DELETE', `/api/admin/images/${truck.id}`);
+    expect(refused.status).toBe(409);
+    const [service] = await ctx.s.db.select().from(services).orderBy(services.id).limit(1);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      `This image is still used: Service “${service!.title}”; About page (an earlier version). Choose another image there first.`,
+    );
+    expect((await ctx.s.request(truck.url)).status).toBe(200);
+    expect((await ctx.s.request(truck.thumbnailUrl)).status).toBe(200);
+    // The founder's photo counts as a use for the picker's own delete too: it is kept.
+    const kept = await ctx.as(ctx.admin, 'DELETE', '/api/upload/image', { filename: team.url.split('/').pop() });
+    expect(await kept.json()).toMatchObject({ message: 'Image kept: it is still used on the site' });
+    expect((await ctx.as(ctx.admin, 'DELETE', `/api/admin/images/${team.id}`)).status).toBe(409);
+
+    const deleted = await ctx.as(ctx.admin, 'DELETE', `/api/admin/images/${logo.id}`);
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ success: true, message: 'Image deleted' });
+    expect((await ctx.s.request(logo.url)).status).toBe(404);
+    const audit = await ctx.s.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'upload'), eq(auditLog.entityId, String(logo.id))));
+    expect(audit.map((a) => a.action)).toContain('delete');
+
+    // Once nothing uses it, the truck goes too, variants and all.
+    await ctx.s.db.delete(contentBlocks).where(eq(contentBlocks.imageUrl, truck.url));
+    await ctx.s.db.update(services).set({ detailedDescription: 'No picture' }).where(eq(services.id, service!.id));
+    expect((await ctx.as(ctx.admin, 'DELETE', `/api/admin/images/${await idOf(truck.url)}`)).status).toBe(200);
+    expect((await ctx.s.request(truck.thumbnailUrl)).status).toBe(404);
+    expect((await list()).images.map((i) => i.name)).toEqual(['team (2024).jpg']);
   });
 });
 

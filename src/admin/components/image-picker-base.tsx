@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { Suspense, lazy, useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { LIMITS } from '#shared/constants.ts';
@@ -19,6 +19,13 @@ export interface ImagePickerProps {
   /** Images offered as one-click choices (SPEC 2.15 suggested header backgrounds). */
   suggestions?: readonly { label: string; value: string }[];
 }
+
+/** The type of an uploaded image, from its extension (the server names files by what they hold). */
+const TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
+const typeOfUrl = (url: string) => TYPES[/\.([a-z]+)$/.exec(url)?.[1] ?? ''] ?? '';
+
+// Loaded on the first Choose from library, then kept mounted (its focus return and its query).
+const ImageLibraryDialog = lazy(() => import('./image-library-dialog').then((m) => ({ default: m.ImageLibraryDialog })));
 
 /** The markup every variant shares; `rules` says what the variant accepts and how it words errors. */
 export function ImagePickerBase({
@@ -47,6 +54,8 @@ export function ImagePickerBase({
   /** The URL whose preview failed to load. */
   const [broken, setBroken] = useState('');
   const [dragging, setDragging] = useState(false);
+  const [libraryOpen, setLibraryOpen] = useState(false);
+  const [libraryMounted, setLibraryMounted] = useState(false);
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -120,9 +129,36 @@ export function ImagePickerBase({
         className={`rounded-md border-2 border-dashed p-3 text-center text-sm ${dragging ? 'border-brand-700 bg-brand-50' : 'border-slate-400'}`}
       >
         <p className="text-muted">{preview ? 'Drop another image here to replace it, or' : 'Drag and drop an image here, or'}</p>
-        <Button ref={selectButton} size="sm" className="mt-2" onClick={() => fileInput.current?.click()} disabled={busy}>
-          Select Image
-        </Button>
+        <div className="mt-2 flex flex-wrap justify-center gap-2">
+          <Button ref={selectButton} size="sm" onClick={() => fileInput.current?.click()} disabled={busy}>
+            Select Image
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => {
+              setLibraryMounted(true);
+              setLibraryOpen(true);
+            }}
+            disabled={busy}
+          >
+            Choose from library
+          </Button>
+        </div>
+        {libraryMounted && (
+          <Suspense fallback={null}>
+            <ImageLibraryDialog
+              open={libraryOpen}
+              onOpenChange={setLibraryOpen}
+              fieldLabel={label}
+              accepts={(chosen) => rules.types.some((t) => typeOfUrl(chosen).startsWith(t))}
+              onChoose={(chosen) => {
+                setLibraryOpen(false);
+                setImage(chosen);
+              }}
+            />
+          </Suspense>
+        )}
         <input
           ref={fileInput}
           type="file"

@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
-import { and, eq, or, sql } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { and, eq } from 'drizzle-orm';
 import { LIMITS } from '#shared/constants.ts';
 import { IMAGE_MESSAGES } from '#shared/schemas/upload.ts';
 import { now } from '../auth/clock';
 import type { Db } from '../db/client';
-import { contentBlocks, emailTemplates, headerContent, insights, services, uploads } from '../db/schema';
+import { uploads, type Upload } from '../db/schema';
 import { HttpError } from '../http';
 import { storage } from '../storage/storage';
 import { recordAudit, type Actor } from './audit';
+import { inUseError, usesOf } from './image-library';
 import { oneImageAtATime, processImage } from './image-files';
 import { enforce } from './rate-limit';
 
@@ -79,29 +79,16 @@ export async function uploadImage(db: Db, read: () => Promise<{ bytes: Buffer; n
   return { url: stored.url, width: image.width, height: image.height };
 }
 
-/** Every stored text that may hold an image URL: image fields, and texts that may embed one. */
-const IMAGE_REFERENCES: [PgTable, PgColumn[]][] = [
-  [headerContent, [headerContent.backgroundImage, headerContent.logoLight, headerContent.logoDark]],
-  [contentBlocks, [contentBlocks.backgroundImage, contentBlocks.imageUrl, contentBlocks.content]],
-  [services, [services.imageSrc, services.detailedDescription]],
-  [insights, [insights.featuredImage, insights.content]],
-  [emailTemplates, [emailTemplates.companyLogo]],
-];
-
-/** Whether any stored content still mentions the image or one of its variants. */
-async function isReferenced(db: Db, url: string): Promise<boolean> {
-  // The URL without its extension is also the start of every variant's URL.
-  const stem = url.replace(/\.[a-z]+$/, '');
-  for (const [table, columns] of IMAGE_REFERENCES) {
-    const mentions = or(...columns.map((column) => sql`strpos(${column}, ${stem}) > 0`));
-    const found = await db
-      .select({ one: sql<number>`1` })
-      .from(table)
-      .where(mentions)
-      .limit(1);
-    if (found.length) return true;
-  }
-  return false;
+/** Removes an image's row, then its file and variants, with an audit record. */
+async function removeImage(db: Db, row: Upload, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(uploads).where(eq(uploads.id, row.id));
+    await recordAudit(tx, actor, { action: 'delete', entity: 'upload', entityId: row.id, before: row });
+  });
+  // After the row: a failure here leaves an unlisted file, never a row without its file.
+  const store = await storage();
+  for (const w of row.variantWidths ?? []) await store.delete(variantOf(row.key, w));
+  await store.delete(row.key);
 }
 
 /**
@@ -115,14 +102,19 @@ export async function deleteImage(db: Db, filename: string, actor: Actor): Promi
     .from(uploads)
     .where(and(eq(uploads.key, key), eq(uploads.kind, 'image')));
   if (!row) throw new HttpError(404, 'Image not found');
-  if (row.url && (await isReferenced(db, row.url))) return { kept: true };
-  await db.transaction(async (tx) => {
-    await tx.delete(uploads).where(eq(uploads.id, row.id));
-    await recordAudit(tx, actor, { action: 'delete', entity: 'upload', entityId: row.id, before: row });
-  });
-  // After the row: a failure here leaves an unlisted file, never a row without its file.
-  const store = await storage();
-  for (const w of row.variantWidths ?? []) await store.delete(variantOf(key, w));
-  await store.delete(key);
+  if ((await usesOf(db, row.key)).length) return { kept: true };
+  await removeImage(db, row, actor);
   return { kept: false };
+}
+
+/** DELETE /api/admin/images/:id (the media library): refused with where it is used while any content uses it. */
+export async function deleteLibraryImage(db: Db, id: number, actor: Actor): Promise<void> {
+  const [row] = await db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.id, id), eq(uploads.kind, 'image')));
+  if (!row) throw new HttpError(404, 'Image not found');
+  const uses = await usesOf(db, row.key);
+  if (uses.length) throw inUseError(uses);
+  await removeImage(db, row, actor);
 }

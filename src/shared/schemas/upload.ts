@@ -16,3 +16,14 @@ const IMAGE_FILENAME = /^[a-f0-9]{32}\.(?:jpg|png|gif|webp|svg)$/;
 export const imageDeleteSchema = z.object({
   filename: z.string().max(200).regex(IMAGE_FILENAME, 'Invalid image file name'),
 });
+
+/** GET /api/admin/images: words of a file name, and a page number. */
+export const imageLibraryQuerySchema = z.object({
+  q: z.string().max(200, 'Search must be at most 200 characters').default(''),
+  page: z.coerce
+    .number({ error: 'Page must be a whole number from 1' })
+    .int('Page must be a whole number from 1')
+    .min(1, 'Page must be a whole number from 1')
+    .max(10_000, 'Page must be a whole number from 1')
+    .default(1),
+});

@@ -6,6 +6,7 @@ import { ACTIVE_FIELD, BlockEditor } from '../../components/block-editors';
 import { FeatureCardsEditor } from '../../components/feature-cards-editor';
 import { useGuardedTab } from '../../components/unsaved-changes';
 import { LeadershipEditor } from './leadership-editor';
+import { ImageValue } from '../../components/image-value';
 
 const asForm = (s: unknown) => s as z.ZodType<FieldValues, FieldValues>;
 const content = () => import('#shared/schemas/content.ts');
@@ -65,8 +66,7 @@ export function AboutTab() {
                 { label: 'Title', value: b.title },
                 { label: 'Subtitle', value: subtitle },
                 { label: 'Content', value: body },
-                { label: 'About image', value: b.imageUrl },
-                { label: 'About image alt text', value: b.imageAlt },
+                { label: 'About image', value: b.imageUrl && <ImageValue url={b.imageUrl} alt={b.imageAlt} /> },
               ];
             }}
             success="Content updated"

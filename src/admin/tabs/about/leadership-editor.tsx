@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { companyProfileQuery, useSaveCompanyProfile, type CompanyProfile } from '../../api/company-profile';
 import { RecordEditor } from '../../components/record-editor';
 import type { FieldSpec } from '../../components/schema-form';
+import { ImageValue } from '../../components/image-value';
 
 const leadershipForm = () =>
   import('#shared/schemas/company-profile.ts').then((m) => m.leadershipSchema as unknown as z.ZodType<FieldValues, FieldValues>);
@@ -40,8 +41,7 @@ export function LeadershipEditor() {
       view={(p) => [
         { label: 'Name', value: p.founderName },
         { label: 'Title', value: p.founderTitle },
-        { label: 'Photo', value: p.founderPhoto },
-        { label: 'Photo alt text', value: p.founderPhotoAlt },
+        { label: 'Photo', value: p.founderPhoto && <ImageValue url={p.founderPhoto} alt={p.founderPhotoAlt} /> },
         { label: 'Story', value: p.founderStory },
       ]}
       save={({ version, values }) => save.mutateAsync({ version: version!, values, page: '/about' })}

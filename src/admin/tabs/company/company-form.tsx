@@ -8,6 +8,7 @@ import { companyProfileSchema, type CompanyFormValues } from '#shared/schemas/co
 import type { CompanyProfile } from '../../api/company-profile';
 import { FieldNotes, FormActions } from '../../components/schema-form';
 import { FIGURES, type FigureKey } from './company-fields';
+import { NaicsRowTools } from './naics-picker';
 import { useConfirmDiscard, useUnsavedChanges } from '../../components/unsaved-changes';
 
 /** The form's shape: texts as strings (empty = not set), plain-text lists as rows of `{ value }`. */
@@ -200,6 +201,7 @@ export function CompanyProfileForm({ record, onSubmit, onCancel, focusField }: C
               { key: 'title', label: 'Official title' },
               { key: 'partnerSupply', label: 'What partners supply (optional)', help: 'Shown on the partners page.' },
             ]}
+            rowExtra={(index) => <NaicsRow form={form} index={index} />}
           />
         </Group>
 
@@ -319,6 +321,24 @@ function SwitchField({ form, name, label, help }: { form: Form; name: 'samActive
   );
 }
 
+/** A NAICS row's official-list button and notes, following what is typed in its code and title. */
+function NaicsRow({ form, index }: { form: Form; index: number }) {
+  const code = form.watch(`naicsCodes.${index}.code`);
+  const title = form.watch(`naicsCodes.${index}.title`);
+  return (
+    <NaicsRowTools
+      rowLabel={`NAICS code ${index + 1}`}
+      code={code}
+      title={title}
+      onChoose={(c, t) => {
+        const options = { shouldDirty: true, shouldValidate: form.formState.isSubmitted };
+        form.setValue(`naicsCodes.${index}.code`, c, options);
+        form.setValue(`naicsCodes.${index}.title`, t, options);
+      }}
+    />
+  );
+}
+
 type ListName = 'certifications' | 'procurementTypes' | 'naicsCodes' | 'complianceStatements';
 
 /** A list of rows with add and remove; each row's inputs are named after the row. */
@@ -331,8 +351,10 @@ function RowList(props: {
   empty: Record<string, string>;
   rowName: (index: number) => string;
   fields: { key: string; label: string; help?: string; type?: 'text' | 'date'; inputMode?: 'numeric' }[];
+  /** More under each row (the NAICS rows' official list). */
+  rowExtra?: (index: number) => ReactNode;
 }) {
-  const { form, name, title, help, addLabel, empty, rowName, fields } = props;
+  const { form, name, title, help, addLabel, empty, rowName, fields, rowExtra } = props;
   const id = useId();
   const list = useFieldArray({ control: form.control, name: name as 'certifications' });
   const listError = errorOf(form, name) ?? errorOf(form, `${name}.root`);
@@ -363,6 +385,7 @@ function RowList(props: {
                 />
               ))}
             </div>
+            {rowExtra?.(index)}
             <Button
               size="sm"
               variant="ghost"

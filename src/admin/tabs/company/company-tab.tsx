@@ -8,6 +8,7 @@ import { useCompanyFieldRequests, type CompanyField } from '../../components/con
 import { lazyNamed } from '../../components/lazy-form';
 import { FIGURES, changedFields } from './company-fields';
 import { PastPerformanceEditor } from './past-performance-editor';
+import { StatementCard } from './statement-card';
 
 // The form (react-hook-form and the shared zod schema) loads on the first Edit.
 const CompanyProfileForm = lazyNamed(() => import('./company-form'), 'CompanyProfileForm');
@@ -66,6 +67,7 @@ export function CompanyTab() {
         {body}
       </EditorCard>
       <PastPerformanceEditor />
+      <StatementCard />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { SUGGESTED_BACKGROUNDS } from '#shared/constants.ts';
 import { sectionQuery, useSaveSection, type HeaderContent } from '../../api/content';
 import { RecordEditor } from '../../components/record-editor';
 import type { FieldSpec } from '../../components/schema-form';
+import { ImageValue } from '../../components/image-value';
 
 const headerForm = () => import('#shared/schemas/header.ts').then((m) => m.headerSchema as unknown as z.ZodType<FieldValues, FieldValues>);
 
@@ -47,10 +48,9 @@ export function HeaderEditor() {
       view={(h) => [
         { label: 'Title', value: h.title },
         { label: 'Subtitle', value: h.subtitle },
-        { label: 'Logo on light background', value: h.logoLight },
-        { label: 'Logo on dark background', value: h.logoDark },
-        { label: 'Background', value: h.backgroundImage },
-        { label: 'Background alt text', value: h.backgroundImageAlt },
+        { label: 'Logo on light background', value: h.logoLight && <ImageValue url={h.logoLight} altless /> },
+        { label: 'Logo on dark background', value: h.logoDark && <ImageValue url={h.logoDark} altless dark /> },
+        { label: 'Background', value: h.backgroundImage && <ImageValue url={h.backgroundImage} alt={h.backgroundImageAlt} /> },
         { label: 'Highlight box title', value: h.boxHeading },
         { label: 'Highlight box text', value: h.boxContent },
       ]}
