@@ -45,7 +45,7 @@ let loading: Promise<readonly NaicsEntry[]> | undefined;
 /** The list, imported once (a failed import is tried again next time). */
 export function loadNaics(): Promise<readonly NaicsEntry[]> {
   if (!loading) {
-    loading = import('../../data/naics-2022.json').then((m) => m.default as unknown as NaicsEntry[]);
+    loading = import('./naics-2022.json').then((m) => m.default as unknown as NaicsEntry[]);
     loading.catch(() => (loading = undefined));
   }
   return loading;
