@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './tests/slow-first-sequencer';
 
 // CI asks for machine-readable results as well (.ci/run sums them).
 const reportDir = process.env.TEST_REPORT_DIR;
@@ -20,6 +21,7 @@ export default defineConfig({
   test: {
     reporters: reportDir ? ['default', 'json'] : ['default'],
     outputFile: reportDir ? { json: `${reportDir}/${reportName}` } : undefined,
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         test: {

@@ -16,12 +16,18 @@ async function onServer(base: string, statement: string): Promise<void> {
   }
 }
 
-/** A new, empty database of its own on the Postgres server of `base`: its URL, and how to drop it. */
-export async function createPostgresDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database of its own on the Postgres server of `base`, empty or a copy of `template`: its
+ * name and URL, and how to drop it.
+ */
+export async function createPostgresDatabase(
+  base: string,
+  template?: string,
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await onServer(base, `create database "${name}"`);
+  await onServer(base, `create database "${name}"${template ? ` template "${template}"` : ''}`);
   const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
-  return { url, drop: () => onServer(base, `drop database if exists "${name}" with (force)`) };
+  return { name, url, drop: () => onServer(base, `drop database if exists "${name}" with (force)`) };
 }
 
 /**
@@ -35,7 +41,9 @@ export async function openTestDatabase(): Promise<DbHandle> {
     const template = inject('pgliteTemplate');
     return openDatabase(template ? { template: new Blob([fs.readFileSync(template)]) } : {});
   }
-  const database = await createPostgresDatabase(base);
+  // A copy of the database migrated once for the run (helpers/global-setup.ts); migrating it
+  // again finds nothing to apply.
+  const database = await createPostgresDatabase(base, inject('postgresTemplate') || undefined);
   const handle = await openDatabase({ url: database.url });
   return {
     ...handle,

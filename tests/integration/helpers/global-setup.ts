@@ -1,27 +1,37 @@
 /**
- * Once per integration run on the embedded database: creates and migrates one in-memory
- * database and dumps it, so each test file starts from a copy (under a second) instead of
- * creating and migrating its own (three to five seconds). With DATABASE_URL nothing is done:
- * every file creates a database on that server.
+ * Once per integration run: creates and migrates one database, so each test file starts from a
+ * copy instead of creating and migrating its own. On the embedded database it is an in-memory
+ * database dumped to a file (a copy loads in under a second; migrating takes three to five); on
+ * the Postgres server of DATABASE_URL it is a template database, which `create database … template`
+ * copies in a tenth of a second (migrating takes up to one).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '#server/db/client.ts';
+import { createPostgresDatabase } from './db';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The dumped, migrated embedded database (a file path), or '' on Postgres. */
     pgliteTemplate: string;
+    /** The migrated template database on the Postgres server of DATABASE_URL, or ''. */
+    postgresTemplate: string;
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
-  if (process.env.DATABASE_URL) {
+export default async function setup(project: TestProject): Promise<() => void | Promise<void>> {
+  const base = process.env.DATABASE_URL;
+  if (base) {
     project.provide('pgliteTemplate', '');
-    return () => {};
+    const template = await createPostgresDatabase(base);
+    const handle = await openDatabase({ url: template.url });
+    await handle.close();
+    project.provide('postgresTemplate', template.name);
+    return () => template.drop();
   }
+  project.provide('postgresTemplate', '');
   const handle = await openDatabase({});
   const dump = await handle.pglite!.dumpDataDir('none');
   await handle.close();
