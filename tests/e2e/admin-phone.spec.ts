@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/admin';
+import { axeViolations } from './axe';
 
 /** Every back-office tab, as its trigger is named. */
 const TABS = ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company'];
@@ -104,6 +105,7 @@ test.describe('[ADMIN][PHONE] at 390 px', () => {
     // The header's status and account controls open from Menu.
     await page.getByRole('button', { name: 'Menu' }).click();
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    expect(await axeViolations(page, { label: 'menu open 390' })).toEqual([]);
     await page.getByRole('button', { name: 'Menu' }).click();
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
 
