@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServer } from '#server/web/app-server.ts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { auditLog, companyProfile, contentBlocks, services, uploads } from '#server/db/schema/index.ts';
 import type { LibraryImage } from '#shared/responses.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
@@ -122,6 +122,25 @@ describe('the media library: GET /api/admin/images and DELETE /api/admin/images/
     expect(used.get(truck)).toEqual([`Service “${service!.title}”`, 'About page (an earlier version)']);
     expect(used.get(team)).toEqual(['Leadership photo (About page)']);
     expect(used.get(logo)).toEqual([]);
+
+    // 24 a page, newest first; the page after the last is empty, with the total.
+    const key = (i: number) => `images/${i.toString(16).padStart(32, '0')}.png`;
+    await ctx.s.db.insert(uploads).values(
+      Array.from({ length: 24 }, (_, i) => ({
+        kind: 'image' as const,
+        storage: 'local',
+        key: key(i + 1),
+        url: `/uploads/${key(i + 1)}`,
+        originalName: `scan-${String(i + 1).padStart(2, '0')}.png`,
+        createdAt: new Date(Date.now() + (i + 1) * 1000),
+      })),
+    );
+    const pageOne = await list();
+    expect(pageOne).toMatchObject({ total: 27, page: 1, pageSize: 24 });
+    expect(pageOne.images.map((i) => i.name).slice(0, 2)).toEqual(['scan-24.png', 'scan-23.png']);
+    expect((await list('?page=2')).images.map((i) => i.url)).toEqual([logo, team, truck]);
+    expect(await list('?page=3')).toMatchObject({ images: [], total: 27, page: 3 });
+    await ctx.s.db.delete(uploads).where(like(uploads.originalName, 'scan-%'));
   });
 
   it('[SECURITY] refuses bad queries with 400 and a message, and needs an administrator', async () => {
