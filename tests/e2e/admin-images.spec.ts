@@ -332,5 +332,14 @@ for (const width of [390, 1280]) {
     const dialog = page.getByRole('dialog', { name: 'New Insight' });
     await expect(dialog.getByRole('group', { name: 'Featured image (optional)' })).toBeVisible();
     expect(await axeViolations(page, { include: '[role="dialog"]', label: 'insight dialog' })).toEqual([]);
+
+    // The media library, opened from that dialog's picker (a dialog over a dialog).
+    await dialog.getByRole('group', { name: 'Featured image (optional)' }).getByRole('button', { name: 'Choose from library' }).click();
+    const library = page.getByRole('dialog', { name: 'Choose from library' });
+    await expect(library.getByRole('status')).not.toHaveText('Loading the library…');
+    expect(await axeViolations(page, { include: '[role="dialog"]', label: 'library dialog' })).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(library).toBeHidden();
+    await expect(dialog).toBeVisible();
   });
 }

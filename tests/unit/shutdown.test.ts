@@ -38,9 +38,12 @@ function newConnection(url: string): Promise<string> {
 }
 
 // Both cores kept busy for the whole file, as on a CI machine running two suites side by side.
+// Each busy loop also ends once its parent is gone (a run stopped with Ctrl-C or killed never
+// reaches afterAll), so an interrupted run leaves no process spinning.
+const BUSY = 'const parent = process.ppid; for (;;) { for (let i = 0; i < 1e7; i++); if (process.ppid !== parent) process.exit(); }';
 let hogs: ChildProcess[] = [];
 beforeAll(() => {
-  hogs = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  hogs = [0, 1].map(() => spawn(process.execPath, ['-e', BUSY], { stdio: 'ignore' }));
 });
 afterAll(() => {
   for (const h of hogs) h.kill('SIGKILL');
