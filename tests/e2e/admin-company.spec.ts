@@ -227,6 +227,8 @@ test('[ADMIN][COMPANY][STATEMENT]: the Company tab shows a thumbnail of the capa
   await card.scrollIntoViewIfNeeded();
   const thumbnail = card.getByRole('img', { name: 'The capability statement’s page, as a thumbnail' });
   await expect(thumbnail).toBeVisible({ timeout: 60_000 });
+  // pdf.js and its worker (a thread of its own, not the page's) came from our origin.
+  expect(pdfjs.some((u) => /pdf\.worker/.test(u))).toBe(true);
   expect(pdfjs.every((u) => u.startsWith(new URL(page.url()).origin))).toBe(true);
   // A drawn page: US Letter proportions, and the dark pixels of its text and headings.
   const drawn = await thumbnail.evaluate((el: HTMLImageElement) => {
