@@ -203,6 +203,25 @@ test.describe('[ADMIN][PHONE] at 390 px', () => {
   });
 });
 
+test('[ADMIN][PHONE]: at 320 px (the narrowest phone) and 768 px (a tablet) no tab and no open form scrolls sideways', async ({ page }) => {
+  test.setTimeout(120_000);
+  for (const width of [320, 768]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/admin');
+    for (const tab of TABS) {
+      await page.getByRole('tab', { name: tab }).click();
+      await settle(page);
+      expect(await sideways(page), `${width} ${tab}`).toMatchObject({ wide: [] });
+    }
+    // The longest form, open.
+    await page.getByRole('tab', { name: 'Company' }).click();
+    await page.getByRole('button', { name: 'Edit Company Profile' }).click();
+    await expect(page.getByRole('button', { name: 'Save Changes' })).toBeVisible();
+    expect(await sideways(page), `${width} Company form`).toMatchObject({ wide: [] });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  }
+});
+
 test.describe('[ADMIN][DESKTOP] at 1280 px', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
