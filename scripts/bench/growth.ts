@@ -22,6 +22,12 @@ export interface GrowthRow {
   headerSaveMs: number;
   idleMb: number;
   headerPeakMb: number;
+  /** The company's legal name saved: every page rendered again. */
+  companySaveMs: number;
+  /** From the same save until every page of it has its compressed copies (made once it is live). */
+  companyCompressedMs: number;
+  companyIdleMb: number;
+  companyPeakMb: number;
   insightsHtmlKb: number;
   sitemapKb: number;
   /** BENCH_GROWTH_PUBLISHES: the tree's idle memory after the first of them and after them all. */
@@ -43,10 +49,22 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
     return { skipped: 'needs DATABASE_URL' };
   }
   const { env, base, databaseUrl, cleanUp } = await benchServerEnv('growth', ADMIN);
-  const published: { durationMs: number; astroMs: number; loadMs: number }[] = [];
+  // The server says at debug level when a release's pages have their compressed copies.
+  env.LOG_LEVEL = 'debug';
+  const published: { release: string; durationMs: number; astroMs: number; loadMs: number; at: number }[] = [];
+  // When the server said that it had compressed the pages of a release (performance.now()).
+  const compressedAt = new Map<string, number>();
   const { child: server } = await startServer(env, (entry) => {
-    if (entry.msg === 'published') published.push(entry as unknown as (typeof published)[number]);
+    if (entry.msg === 'published') published.push({ ...(entry as unknown as (typeof published)[number]), at: performance.now() });
+    if (entry.msg === 'pages compressed') compressedAt.set(entry.release as string, performance.now());
   });
+  /** Waits until the pages of the last release published have their compressed copies; answers when they had. */
+  const compressed = async () => {
+    const last = published.at(-1);
+    const t0 = performance.now();
+    while (last && !compressedAt.has(last.release) && performance.now() - t0 < 300_000) await sleep(25);
+    return last ? compressedAt.get(last.release)! : 0;
+  };
   const sql = postgres(databaseUrl!, { max: 1, onnotice: () => {} });
   const rows: GrowthRow[] = [];
   try {
@@ -88,9 +106,11 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
         });
         await sql`insert into insight ${sql(batch)}`;
       }
-      // The bulk insert is published as a restore would be: one publish of everything.
+      // The bulk insert is published as a restore would be: one publish of everything, whose
+      // pages are compressed before the saves below are timed.
       await fetch(`${base}/api/admin/publish`, { method: 'POST', headers: admin });
       await settle();
+      await compressed();
 
       const [target] = await sql<{ id: number; slug: string }[]>`select id, slug from insight where is_published order by id limit 1`;
       const saveInsight = async (title: string) => {
@@ -127,6 +147,8 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
         publishes = { count: PUBLISHES, firstIdleMb, lastIdleMb: treeRssMb(server.pid!), ms };
       }
 
+      // Idle: the pages of the publishes above compressed.
+      await compressed();
       await sleep(1000);
       const idleMb = treeRssMb(server.pid!);
       let peak = idleMb;
@@ -144,6 +166,33 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
       const headerSaveMs = Math.round(performance.now() - t0);
       clearInterval(sampler);
 
+      // A change every page shows (the company's name is in every page's footer): every page is
+      // rendered again.
+      await compressed();
+      await sleep(1000);
+      const companyIdleMb = treeRssMb(server.pid!);
+      let companyPeak = companyIdleMb;
+      const companySampler = setInterval(() => (companyPeak = Math.max(companyPeak, treeRssMb(server.pid!))), 20);
+      const profile = (await (await fetch(`${base}/api/admin/company-profile`, { headers: admin })).json()) as { version: number };
+      const legalName = `Growth Supply ${size} ${Date.now().toString(36)} LLC`;
+      const c0 = performance.now();
+      const saved = await fetch(`${base}/api/admin/company-profile`, {
+        method: 'PATCH',
+        headers: admin,
+        body: JSON.stringify({ legalName, version: profile.version }),
+      });
+      if (!saved.ok) throw new Error(`saving the company name failed: ${saved.status} ${await saved.text()}`);
+      await until(`/insights/${target!.slug}`, legalName);
+      await settle();
+      const companySaveMs = Math.round(performance.now() - c0);
+      const companyPeakLive = companyPeak;
+      const companyCompressedMs = Math.round((await compressed()) - c0);
+      const build = published.at(-1)!;
+      console.log(
+        `  company name save: build ${build.durationMs} ms (rendering ${build.astroMs} ms), load ${build.loadMs} ms; peak ${companyPeakLive} MB until live, ${companyPeak} MB until compressed`,
+      );
+      clearInterval(companySampler);
+
       rows.push({
         articles: size,
         insightSaveMs,
@@ -152,6 +201,10 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
         headerSaveMs,
         idleMb,
         headerPeakMb: peak,
+        companySaveMs,
+        companyCompressedMs,
+        companyIdleMb,
+        companyPeakMb: companyPeak,
         insightsHtmlKb: Math.round((await page('/insights')).length / 1024),
         sitemapKb: Math.round((await page('/sitemap.xml')).length / 1024),
         publishes,
@@ -159,12 +212,12 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
       console.log(JSON.stringify(rows.at(-1)));
     }
     console.log(
-      '| Articles | Insight save → live, median / worst (ms) | Header save → all live (ms) | Tree RSS idle / peak (MB) | /insights | sitemap |',
+      '| Articles | Insight save → live, median / worst (ms) | Header save → all live (ms) | Tree RSS idle / peak (MB) | Company name save → all live (ms) | … → all compressed (ms) | Tree RSS idle / peak (MB) | /insights | sitemap |',
     );
-    console.log('|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(
-        `| ${r.articles} | ${r.insightMedianMs} / ${r.insightWorstMs} | ${r.headerSaveMs} | ${r.idleMb} / ${r.headerPeakMb} | ${r.insightsHtmlKb} KB | ${r.sitemapKb} KB |`,
+        `| ${r.articles} | ${r.insightMedianMs} / ${r.insightWorstMs} | ${r.headerSaveMs} | ${r.idleMb} / ${r.headerPeakMb} | ${r.companySaveMs} | ${r.companyCompressedMs} | ${r.companyIdleMb} / ${r.companyPeakMb} | ${r.insightsHtmlKb} KB | ${r.sitemapKb} KB |`,
       );
     }
     for (const { articles, publishes: p } of rows) {

@@ -55,10 +55,13 @@ export function splitAboutContent(content: string): { subtitle: string; body: st
   return { subtitle: normalized.slice(0, match.index).trim(), body: normalized.slice(match.index + match[0].length).trim() };
 }
 
+/** One formatter for every date: `toLocaleDateString` with options builds a new one at each call. */
+const LONG_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
 /** 'January 2, 2026' (en-US, UTC so the build machine's zone does not shift the day). */
 export function formatLongDate(iso: string | null | undefined): string | null {
   if (!iso) return null;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return null;
-  return d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return LONG_DATE.format(d);
 }

@@ -11,8 +11,9 @@ import { authSecret, shareAuthSecret } from './auth/secret';
 import { resetEnvCache } from './env';
 import { deliverDue, startMailWorker } from './mail/worker';
 import { recordChange } from './content/changes';
-import { publishContent } from './publish/go-live';
+import { compressionSettled, publishContent } from './publish/go-live';
 import { startPublisher } from './publish/publisher';
+import { renderBuilder } from './publish/render';
 import { isServableDocument, servableUpload } from './services/documents';
 import { sendLeadDigest } from './services/lead-digest';
 import { resetStorage } from './storage/storage';
@@ -22,6 +23,7 @@ import { liveRelease, liveSite } from './web/live-site';
 export const bundleApi = {
   advanceClock,
   authSecret,
+  compressionSettled,
   deliverDue,
   isServableDocument,
   liveRelease,
@@ -29,6 +31,7 @@ export const bundleApi = {
   now,
   publishContent,
   recordChange,
+  renderBuilder,
   resetClock,
   resetEnvCache,
   resetRequestsSettled,

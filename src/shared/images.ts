@@ -5,6 +5,22 @@
  * no metadata: it is drawn in a box of the field's known aspect, cropped to fill it.
  */
 
+/** The extensions the server names uploaded images with (by what they hold), and each one's type. */
+export const IMAGE_CONTENT_TYPES = {
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+} as const;
+export type ImageExt = keyof typeof IMAGE_CONTENT_TYPES;
+
+/** The content type of an uploaded image, from its URL's extension ('' for any other URL). */
+export function imageTypeOfUrl(url: string): string {
+  const ext = /\.([a-z]+)$/.exec(url)?.[1] ?? '';
+  return Object.hasOwn(IMAGE_CONTENT_TYPES, ext) ? IMAGE_CONTENT_TYPES[ext as ImageExt] : '';
+}
+
 /** What the content snapshot knows about an uploaded image, by its URL. */
 export interface ImageMeta {
   width: number;

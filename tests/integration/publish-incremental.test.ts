@@ -8,11 +8,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteContent } from '#server/content/site-content.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
 import type { ReleaseInfo } from '#server/web/live-site.ts';
-import { loadStaticSite, type StaticFile, type StaticMap } from '#server/web/static-site.ts';
+import { bytesOf, compressMissing, DiskBody, loadStaticSite, type Body, type StaticFile, type StaticMap } from '#server/web/static-site.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { at, content as withData } from './helpers/content-with-data';
 
@@ -63,14 +64,18 @@ afterAll(async () => {
 });
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
-/** Every value of `value` changed as a save could change it: texts edited, numbers and switches moved (ids and dates kept). */
+/**
+ * Every value of `value` changed as a save could change it: texts edited, numbers and switches
+ * moved (ids and dates kept, and `isPublished`: a snapshot holds only published insights, so
+ * unpublishing one is its removal, a change of its own below).
+ */
 function edited<T>(value: T): T {
   if (typeof value === 'string') return (ISO_DATE.test(value) || value === '' ? value : `${value}x`) as T;
   if (typeof value === 'number') return (value + 1) as T;
   if (typeof value === 'boolean') return !value as T;
   if (Array.isArray(value)) return value.map(edited) as T;
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'id' ? v : edited(v)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'id' || k === 'isPublished' ? v : edited(v)])) as T;
   return value;
 }
 
@@ -171,7 +176,9 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
     const baseDir = releaseClientDir(base.id);
     // The base release's own load uses what its build knew (no previous release to share with).
     const served = await loadStaticSite(baseDir);
-    expect(mapOf(served)).toEqual(mapOf(await loadStaticSite(baseDir)));
+    expect(await mapOf(served)).toEqual(await mapOf(await loadStaticSite(baseDir)));
+    // Served, it gets its compressed copies; the next release keeps them with the pages.
+    expect(await compressMissing(baseDir, served)).toBeGreaterThan(10);
     const target = content.insights[1]!;
     const next = { ...content, insights: content.insights.map((i) => (i.id === target.id ? { ...i, title: `${i.title} (again)` } : i)) };
     const info = await buildRelease(next, { previous: base });
@@ -179,24 +186,50 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
     const loaded = await loadStaticSite(dir, { dir: baseDir, files: served });
     // Walked and read from disk (what the build knew is used once).
     const fromDisk = await loadStaticSite(dir);
-    expect(mapOf(loaded)).toEqual(mapOf(fromDisk));
+    expect(await mapOf(loaded)).toEqual(await mapOf(fromDisk));
     const changed = ['/insights.html', `/insights/${target.slug}.html`, '/rss.xml'];
     for (const [key, file] of loaded) {
       // An unchanged page is the served one, not a copy read again.
-      if (/\.(html|xml|txt)$/.test(key) && !changed.includes(key)) expect(file, key).toBe(served.get(key));
+      // A page served from disk keeps the served headers, its bytes now read from the new release.
+      if (/\.(html|xml|txt)$/.test(key) && !changed.includes(key)) {
+        if (file.body instanceof DiskBody) {
+          expect(file.raw, key).toBe(served.get(key)!.raw);
+          expect(file.body.path, key).toBe(path.join(dir, key));
+        } else expect(file, key).toBe(served.get(key));
+      }
     }
     for (const key of changed) expect(loaded.get(key), key).not.toBe(served.get(key));
-    expect(loaded.get(`/insights/${target.slug}.html`)!.body.toString()).toContain(`${target.title} (again)`);
-    // Rendered pages got their compressed copies.
-    expect(loaded.get(`/insights/${target.slug}.html`)!.br).toBeDefined();
-    expect(loaded.get(`/insights/${target.slug}.html`)!.gz).toBeDefined();
+    expect((await bytesOf(loaded.get(`/insights/${target.slug}.html`)!.body)).toString()).toContain(`${target.title} (again)`);
+    // Rendered pages are served uncompressed until their compressed copies are made, then with them.
+    const article = `/insights/${target.slug}.html`;
+    expect(loaded.get(article)!.br).toBeUndefined();
+    expect(await compressMissing(dir, loaded)).toBe(changed.length);
+    for (const key of [article, `/insights/${target.slug}`]) {
+      const file = loaded.get(key)!;
+      expect(file.body).toBeInstanceOf(DiskBody);
+      expect(zlib.brotliDecompressSync(await bytesOf(file.br!)).equals(await bytesOf(file.body))).toBe(true);
+      expect(zlib.gunzipSync(await bytesOf(file.gz!)).equals(await bytesOf(file.body))).toBe(true);
+      expect(file.raw.br![0]).toContain('br');
+    }
+    // What was compressed once is not compressed again.
+    expect(await compressMissing(dir, loaded)).toBe(0);
+    expect(await mapOf(loaded)).toEqual(await mapOf(await loadStaticSite(dir)));
   });
 });
 
-/** A map's files as comparable values: each path's bodies (as digests) and headers. */
-function mapOf(map: StaticMap): Record<string, Partial<Record<keyof StaticFile, string>>> {
-  const digest = (b: Buffer | undefined) => b && createHash('sha256').update(b).digest('hex');
+/** A map's files as comparable values: each path's bodies (as digests, wherever they are held) and headers. */
+async function mapOf(map: StaticMap): Promise<Record<string, Partial<Record<keyof StaticFile, string>>>> {
+  const digest = async (b: Body | undefined) =>
+    b &&
+    createHash('sha256')
+      .update(await bytesOf(b))
+      .digest('hex');
   return Object.fromEntries(
-    [...map].map(([key, f]) => [key, { ...f, body: digest(f.body), br: digest(f.br), gz: digest(f.gz), raw: JSON.stringify(f.raw) }]),
+    await Promise.all(
+      [...map].map(async ([key, f]) => [
+        key,
+        { ...f, body: await digest(f.body), br: await digest(f.br), gz: await digest(f.gz), raw: JSON.stringify(f.raw) },
+      ]),
+    ),
   );
 }

@@ -1,19 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { headerContent, insights, publishJobs } from '#server/db/schema/index.ts';
 import { listJobs } from '#server/publish/jobs.ts';
 import type { Publisher, PublisherOptions } from '#server/publish/publisher.ts';
+import type { Builder } from '#server/publish/render.ts';
 import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
 import { createUser } from '#server/services/users.ts';
 import { FEATURED_INSIGHT_LINKS } from '#shared/site-config.ts';
+import { pageFile } from '#server/content/routes.ts';
 import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
 import { expectLogs } from './helpers/expected-logs';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
-import { bundleApi } from '../helpers/bundle';
+import { bundleApi, renderPage } from '../helpers/bundle';
 
-const { liveRelease, liveSite, publishContent, recordChange, startPublisher } = bundleApi;
+const { liveRelease, liveSite, publishContent, recordChange, renderBuilder, startPublisher } = bundleApi;
 
 /*
  * The issue's goal (worst ≤ 5 s publish-to-live) is measured by `npm run bench publish` on a quiet
@@ -195,6 +198,17 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
   });
 
   it('edits made during a build lead to exactly one more build, and close ones coalesce', async () => {
+    // The first build waits until the later edits are recorded: a fast build cannot end before them.
+    let letFirstBuildGo!: () => void;
+    const firstBuildMayGo = new Promise<void>((resolve) => (letFirstBuildGo = resolve));
+    let builds = 0;
+    await restart({
+      builder: async (outDir, c, previousDir) => {
+        if (builds++ === 0) await firstBuildMayGo;
+        return renderBuilder()(outDir, c, previousDir);
+      },
+    });
+    onTestFinished(() => restart());
     const before = (await listJobs(server.db)).length;
     await setTitle('Edit One');
     await changed('header', 1);
@@ -205,7 +219,9 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     await setTitle('Edit Three');
     await changed('header', 3);
     expect((await status()).state).toBe('building');
+    letFirstBuildGo();
     await settled();
+    expect(builds).toBe(2);
     const jobs = (await listJobs(server.db)).slice(before);
     expect(jobs.map((j) => [j.status, j.reason])).toEqual([
       ['succeeded', 'header 1 updated'],
@@ -236,15 +252,22 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
       }
     };
     const loops = Array.from({ length: 8 }, loop);
+    const until = async (n: number) => {
+      while (count < n) await new Promise((r) => setTimeout(r, 5));
+    };
+    // Requests before, during and after the publish, however fast it is on this machine.
+    await until(50);
+    const atSave = count;
     await setTitle('Swapped Under Load');
     await changed('header', 1);
     await settled();
-    await new Promise((r) => setTimeout(r, 200));
+    const atLive = count;
+    await until(atLive + 50);
     stop = true;
     await Promise.all(loops);
     expect(liveRelease()!.id).not.toBe(release);
     expect(await home()).toContain('Swapped Under Load');
-    expect(count).toBeGreaterThan(100);
+    expect(atLive).toBeGreaterThan(atSave);
     expect(failures).toEqual([]);
   });
 
@@ -307,6 +330,95 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     expect(liveRelease()!.id).toBe(live);
     expect(fs.readlinkSync(path.join(releases, 'current'))).toBe(live);
     expect(await home()).not.toContain('Not Rendered');
+    for (const name of fs.readdirSync(releases)) {
+      if (fs.statSync(path.join(releases, name)).isDirectory()) expect(fs.existsSync(path.join(releases, name, 'release.json'))).toBe(true);
+    }
+  });
+
+  it('a page that cannot be written fails the release at once, not after rendering every other page', async () => {
+    const live = liveRelease()!.id;
+    const content = await snapshotContent(server.db);
+    let rendered = 0;
+    const blocked: Builder = (outDir, c, previousDir) =>
+      renderBuilder(async (urlPath, site, recorded) => {
+        // The first page's file is taken by a directory: writing it fails (EISDIR), as a full disk would.
+        if (rendered++ === 0) fs.mkdirSync(path.join(outDir, 'client', pageFile(urlPath)), { recursive: true });
+        return renderPage(urlPath, site, recorded);
+      })(outDir, c, previousDir);
+    // The company's legal name is in every page's footer: every page is rendered again.
+    const next = { ...content, company: { ...content.company, legalName: 'Never Written LLC' } } as SiteContent;
+    await expect(publishContent(next, { builder: blocked })).rejects.toThrow(/EISDIR/);
+    // The release has about twenty pages; the failure is seen within the pages already in flight.
+    expect(rendered).toBeLessThanOrEqual(6);
+    expect(liveRelease()!.id).toBe(live);
+  });
+
+  it('a publish goes live before its pages are compressed; they are served compressed once made, and a publish that cuts the compressing short compresses what it kept without copies', async () => {
+    const content = await snapshotContent(server.db);
+    const brotli = (p: string) => fetch(server.url + p, { headers: { 'accept-encoding': 'br' } });
+    // The company's legal name is in every page's footer: every page is rendered again.
+    const renamed = { ...content, company: { ...content.company, legalName: 'Compressed Later LLC' } } as SiteContent;
+    await publishContent(renamed);
+    // Live at once, every page still without its compressed copies: served as it is.
+    const lacking = () => [...liveSite()].filter(([key, f]) => /\.(html|xml)$/.test(key) && f.body.length >= 256 && (!f.br || !f.gz));
+    expect(lacking().length).toBeGreaterThan(15);
+    const plain = await brotli('/about');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toContain('Compressed Later LLC');
+    await bundleApi.compressionSettled();
+    expect(lacking()).toEqual([]);
+    const compressed = await brotli('/about');
+    expect(compressed.headers.get('content-encoding')).toBe('br');
+    expect(await compressed.text()).toContain('Compressed Later LLC');
+
+    // Renamed again, then at once an article edited: the second publish stops the first one's
+    // compressing, keeps most pages without copies, and makes them.
+    await publishContent({ ...renamed, company: { ...renamed.company, legalName: 'Compressed Twice LLC' } } as SiteContent);
+    const [first] = content.insights.filter((i) => i.isPublished);
+    const edited = {
+      ...renamed,
+      company: { ...renamed.company, legalName: 'Compressed Twice LLC' },
+      insights: renamed.insights.map((i) => (i.id === first!.id ? { ...i, title: `${i.title} (edited)` } : i)),
+    } as SiteContent;
+    await publishContent(edited);
+    expect(lacking().length).toBeGreaterThan(10);
+    await bundleApi.compressionSettled();
+    expect(lacking()).toEqual([]);
+    const dir = path.join(releases, liveRelease()!.id, 'client');
+    const bytes = (b: unknown) => (Buffer.isBuffer(b) ? b : fs.readFileSync((b as { path: string }).path));
+    for (const [key, file] of liveSite()) {
+      if (!file.br) continue;
+      const body = bytes(file.body);
+      expect(zlib.brotliDecompressSync(bytes(file.br)).equals(body), key).toBe(true);
+      expect(zlib.gunzipSync(bytes(file.gz)).equals(body), key).toBe(true);
+      // On disk too, for the next publish to keep and for a reverse proxy to send.
+      if (key.includes('.')) expect(zlib.brotliDecompressSync(fs.readFileSync(path.join(dir, key + '.br'))).equals(body), key).toBe(true);
+    }
+    expect(await (await brotli(`/insights/${first!.slug}`)).text()).toContain(`${first!.title} (edited)`);
+    await publishContent(content);
+    await bundleApi.compressionSettled();
+  });
+
+  it('a release is served from memory while it is completed on disk; if that fails, the previous one is served again', async () => {
+    const live = liveRelease()!.id;
+    const content = await snapshotContent(server.db);
+    const next = { ...content, header: content.header && { ...content.header, title: 'Never On Disk' } } as SiteContent;
+    let servedMeanwhile = '';
+    const failing: Builder = async (outDir, c, previousDir) => {
+      const built = await renderBuilder()(outDir, c, previousDir);
+      return {
+        ...built!,
+        finish: async () => {
+          servedMeanwhile = await home();
+          throw new Error('no space left on the disk');
+        },
+      };
+    };
+    await expect(publishContent(next, { builder: failing })).rejects.toThrow('no space left on the disk');
+    expect(servedMeanwhile).toContain('Never On Disk');
+    expect(liveRelease()!.id).toBe(live);
+    expect(fs.readlinkSync(path.join(releases, 'current'))).toBe(live);
+    expect(await home()).not.toContain('Never On Disk');
     for (const name of fs.readdirSync(releases)) {
       if (fs.statSync(path.join(releases, name)).isDirectory()) expect(fs.existsSync(path.join(releases, name, 'release.json'))).toBe(true);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IMAGE_BOXES, imageSrcset, logoImage, siteImage, variantUrl } from '#shared/images.ts';
+import { IMAGE_BOXES, imageSrcset, imageTypeOfUrl, logoImage, siteImage, variantUrl } from '#shared/images.ts';
+import { processImage } from '#server/services/image-files.ts';
 
 const HERO = '/uploads/images/3f2a9c.jpg';
 const heroMeta = { width: 1920, height: 1000, variantWidths: [640, 1280, 960] };
@@ -79,5 +80,20 @@ describe('[IMAGES] an image field as the pages draw it', () => {
       srcset: '/u/logo-240w.webp 240w, /u/logo.png 600w',
     });
     expect(logoImage('/images/logo.svg', wide)).toEqual({ src: '/images/logo.svg', alt: '', width: 40, height: 40 });
+  });
+});
+
+describe('[IMAGES] the type of an uploaded image from its URL', () => {
+  it('is the type the server stored it as, for each extension it names files with, and nothing for any other URL', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    const stored = await processImage(png);
+    expect(imageTypeOfUrl(`/uploads/abc.${stored.ext}`)).toBe(stored.contentType);
+    expect(imageTypeOfUrl('/uploads/a.jpg')).toBe('image/jpeg');
+    expect(imageTypeOfUrl('/uploads/a.svg')).toBe('image/svg+xml');
+    expect(imageTypeOfUrl('/uploads/a.webp')).toBe('image/webp');
+    expect(imageTypeOfUrl('/uploads/a.gif')).toBe('image/gif');
+    expect(imageTypeOfUrl('/uploads/a.jpeg')).toBe('');
+    expect(imageTypeOfUrl('https://example.com/photo')).toBe('');
+    expect(imageTypeOfUrl('/uploads/a.constructor')).toBe('');
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEADER_SCRIPT } from '#shared/inline-scripts.ts';
-import { activateRelease, codeVersion, pruneReleases, releasesDir } from '#server/publish/releases.ts';
+import { activateRelease, codeVersion, markReleaseInUse, pruneReleases, releasesDir } from '#server/publish/releases.ts';
 import { createAppServer } from '#server/web/app-server.ts';
 import { loadStaticSite, precompress } from '#server/web/static-site.ts';
 
@@ -48,6 +48,17 @@ describe('[PUBLISH] releases on disk', () => {
       expect(fs.readdirSync(releasesDir()).filter((n) => !n.startsWith('current')).length).toBe(5);
       const old = new Date(Date.now() - 120_000);
       for (const n of fs.readdirSync(releasesDir())) if (n !== 'current') fs.utimesSync(path.join(releasesDir(), n), old, old);
+      // Another instance sharing the directory still serves the oldest one (its article pages from disk).
+      await markReleaseInUse('20260101000001-a');
+      await pruneReleases(60_000, 2);
+      expect(fs.readdirSync(releasesDir()).sort()).toEqual([
+        '20260101000001-a',
+        '20260101000002-b',
+        '20260101000004-d',
+        '20260101000005-e',
+        'current',
+      ]);
+      fs.utimesSync(path.join(releasesDir(), '20260101000001-a'), old, old);
       await pruneReleases(60_000, 2);
       expect(fs.readdirSync(releasesDir()).sort()).toEqual(['20260101000002-b', '20260101000004-d', '20260101000005-e', 'current']);
     } finally {

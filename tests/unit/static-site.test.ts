@@ -7,7 +7,17 @@ import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
 import { HEADER_SCRIPT } from '#shared/inline-scripts.ts';
 import { inlineJson } from '#shared/inline-json.ts';
 import { htmlCsp, inlineScriptHashes } from '#server/web/security-headers.ts';
-import { etagFor, loadStaticSite, lookup, noneMatch, pickEncoding, precompress } from '#server/web/static-site.ts';
+import {
+  bytesOf,
+  DiskBody,
+  etagFor,
+  hotBytesOf,
+  loadStaticSite,
+  lookup,
+  noneMatch,
+  pickEncoding,
+  precompress,
+} from '#server/web/static-site.ts';
 
 describe('static site', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-'));
@@ -25,10 +35,45 @@ describe('static site', () => {
     await precompress(dir);
     const map = await loadStaticSite(dir);
     const home = lookup(map, '/')!;
-    expect(zlib.brotliDecompressSync(home.br!).toString()).toBe(page);
-    expect(zlib.gunzipSync(home.gz!).toString()).toBe(page);
+    expect(home.body).toBeInstanceOf(Buffer);
+    expect(zlib.brotliDecompressSync(home.br as Buffer).toString()).toBe(page);
+    expect(zlib.gunzipSync(home.gz as Buffer).toString()).toBe(page);
+    // An article's page is served from disk: only its headers are in memory.
+    const article = lookup(map, '/insights/a-post')!;
+    expect(article.body).toBeInstanceOf(DiskBody);
+    expect(article.etag).toBe(home.etag);
+    expect(article.csp).toBe(home.csp);
+    expect((await bytesOf(article.body)).toString()).toBe(page);
+    expect(zlib.brotliDecompressSync(await bytesOf(article.br!)).toString()).toBe(page);
+    expect(zlib.gunzipSync(await bytesOf(article.gz!)).toString()).toBe(page);
+    // Read once, then answered from the hot bodies.
+    expect(await bytesOf(article.body)).toBe(await bytesOf(article.body));
+    expect(hotBytesOf(article.body as DiskBody)).toBeDefined();
     expect(home.cacheControl).toContain('must-revalidate');
     expect(lookup(map, '/_astro/app.abc.js')!.cacheControl).toContain('immutable');
+  });
+
+  it('keeps at most 16 MB of the bodies it read from disk, the least recently served going first', async () => {
+    const big = fs.mkdtempSync(path.join(os.tmpdir(), 'hot-'));
+    const bodies = Array.from({ length: 18 }, (_, i) => {
+      const file = path.join(big, `${i}.html`);
+      fs.writeFileSync(file, Buffer.alloc(1024 * 1024, i));
+      return new DiskBody(file, 1024 * 1024);
+    });
+    try {
+      await bytesOf(bodies[0]!);
+      for (const body of bodies.slice(1, 15)) await bytesOf(body);
+      // The first one served again: now the most recent.
+      expect(hotBytesOf(bodies[0]!)).toBeDefined();
+      for (const body of bodies.slice(15)) await bytesOf(body);
+      expect(hotBytesOf(bodies[0]!)).toBeDefined();
+      expect(hotBytesOf(bodies[1]!)).toBeUndefined();
+      expect(hotBytesOf(bodies[17]!)).toBeDefined();
+      const held = bodies.filter((b) => hotBytesOf(b) !== undefined).length;
+      expect(held).toBeLessThanOrEqual(16);
+    } finally {
+      fs.rmSync(big, { recursive: true, force: true });
+    }
   });
 
   it('[SECURITY]: the sign-in page and the back office are never cached; pages allow no <base>', async () => {

@@ -2,6 +2,7 @@ import { Suspense, lazy, useId, useRef, useState, type DragEvent, type KeyboardE
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { LIMITS } from '#shared/constants.ts';
+import { imageTypeOfUrl } from '#shared/images.ts';
 import { ProgressBar } from './progress-bar';
 import { useImagePicker, type PickerRules } from './use-image-picker';
 
@@ -19,10 +20,6 @@ export interface ImagePickerProps {
   /** Images offered as one-click choices (SPEC 2.15 suggested header backgrounds). */
   suggestions?: readonly { label: string; value: string }[];
 }
-
-/** The type of an uploaded image, from its extension (the server names files by what they hold). */
-const TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
-const typeOfUrl = (url: string) => TYPES[/\.([a-z]+)$/.exec(url)?.[1] ?? ''] ?? '';
 
 // Loaded on the first Choose from library, then kept mounted (its focus return and its query).
 const ImageLibraryDialog = lazy(() => import('./image-library-dialog').then((m) => ({ default: m.ImageLibraryDialog })));
@@ -151,7 +148,7 @@ export function ImagePickerBase({
               open={libraryOpen}
               onOpenChange={setLibraryOpen}
               fieldLabel={label}
-              accepts={(chosen) => rules.types.some((t) => typeOfUrl(chosen).startsWith(t))}
+              accepts={(chosen) => rules.types.some((t) => imageTypeOfUrl(chosen).startsWith(t))}
               onChoose={(chosen) => {
                 setLibraryOpen(false);
                 setImage(chosen);

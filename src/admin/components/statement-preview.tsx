@@ -16,6 +16,8 @@ export function StatementPreview({ url, version, label }: { url: string; version
   const [state, setState] = useState<State>({ kind: 'waiting' });
   /** The image shown now: let go once a newer one replaces it, or when the thumbnail goes. */
   const shown = useRef('');
+  /** The entity tag of the file drawn: a publish that left the PDF as it was is not drawn again. */
+  const drawn = useRef<string | null>(null);
   useEffect(() => () => URL.revokeObjectURL(shown.current), []);
 
   useEffect(() => {
@@ -39,12 +41,15 @@ export function StatementPreview({ url, version, label }: { url: string; version
         // Revalidated (an ETag makes an unchanged file a 304), so a publish's new file is drawn.
         const res = await fetch(url, { cache: 'no-cache', credentials: 'same-origin' });
         if (!res.ok) throw new Error(String(res.status));
+        const tag = res.headers.get('etag');
+        if (tag && tag === drawn.current) return;
         const bytes = await res.arrayBuffer();
         const { firstPageImage } = await import('./pdf-page-image');
         const blob = await firstPageImage(bytes, WIDTH);
         if (!live) return;
         const previous = shown.current;
         shown.current = URL.createObjectURL(blob);
+        drawn.current = tag;
         setState({ kind: 'ready', src: shown.current });
         if (previous) URL.revokeObjectURL(previous);
       } catch {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSection } from '#shared/constants.ts';
 import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
@@ -80,12 +80,50 @@ export async function listServices(db: Db | Tx, opts: { activeOnly: boolean }) {
 }
 
 /** Newest first: published ones by publication date, drafts (admin lists) by creation. */
+const INSIGHT_ORDER = [sql`${insights.publicationDate} desc nulls last`, desc(insights.createdAt), desc(insights.id)];
+
 export async function listInsights(db: Db | Tx, opts: { publishedOnly: boolean }) {
   return db
     .select()
     .from(insights)
     .where(opts.publishedOnly ? eq(insights.isPublished, true) : undefined)
-    .orderBy(sql`${insights.publicationDate} desc nulls last`, desc(insights.createdAt), desc(insights.id));
+    .orderBy(...INSIGHT_ORDER);
+}
+
+export type InsightRow = Awaited<ReturnType<typeof listInsights>>[number];
+
+/**
+ * The insights that get a page (published, and not named like the section's not-found page): what
+ * a content snapshot holds. Filtered here rather than by each page, which would read two fields of
+ * every article for every page of /insights.
+ */
+const HAS_PAGE = and(eq(insights.isPublished, true), ne(insights.slug, '404'));
+
+/** The insights that get a page, newest first. */
+export async function insightsWithPages(db: Db | Tx): Promise<InsightRow[]> {
+  return db
+    .select()
+    .from(insights)
+    .where(HAS_PAGE)
+    .orderBy(...INSIGHT_ORDER);
+}
+
+/**
+ * The insights that get a page in `insightsWithPages` order, each with its row version: Postgres's
+ * `xmin`, the transaction that wrote the row as it is now, which every UPDATE changes whatever code
+ * (or hand) made it. Cheap at any article count: no article text.
+ */
+export async function insightPageStamps(db: Db | Tx): Promise<{ id: number; stamp: string }[]> {
+  return db
+    .select({ id: insights.id, stamp: sql<string>`${insights}.xmin::text` })
+    .from(insights)
+    .where(HAS_PAGE)
+    .orderBy(...INSIGHT_ORDER);
+}
+
+/** Whole insight rows by id (any order). */
+export async function insightsById(db: Db | Tx, ids: number[]): Promise<InsightRow[]> {
+  return ids.length === 0 ? [] : db.select().from(insights).where(inArray(insights.id, ids));
 }
 
 export async function listDocuments(db: Db | Tx, opts: { activeOnly: boolean }) {

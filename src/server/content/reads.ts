@@ -24,7 +24,13 @@ export type Read = Step[];
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
 const hasId = (v: unknown): v is { id: string | number } =>
   isObject(v) && !Array.isArray(v) && (typeof (v as { id?: unknown }).id === 'number' || typeof (v as { id?: unknown }).id === 'string');
-const isListOfItems = (list: unknown[]): boolean => list.length > 0 && list.every(hasId);
+/** Per list, whether every item has an id: each page's recording wraps the same lists (thousands of articles). */
+const itemLists = new WeakMap<unknown[], boolean>();
+const isListOfItems = (list: unknown[]): boolean => {
+  let items = itemLists.get(list);
+  if (items === undefined) itemLists.set(list, (items = list.length > 0 && list.every(hasId)));
+  return items;
+};
 
 // Registered (Symbol.for): the pages of the server bundle and a publisher loaded from the sources
 // (the tests) hold two copies of this module, and a lookup must still be recorded as one.
@@ -43,18 +49,26 @@ export function findItem<T extends object>(list: readonly T[], field: keyof T & 
 }
 
 /**
+ * A read as its JSON text is made by appending steps to its path's text: `at` is the text of the
+ * path so far without the closing `]` (`[` for the root). A page of /insights makes thousands of
+ * reads, each of which would otherwise be serialised whole.
+ */
+const step = (at: string, stepJson: string) => (at === '[' ? `[${stepJson}` : `${at},${stepJson}`);
+const keyStep = (key: string) => `{"key":${JSON.stringify(key)}}`;
+const idStep = (id: string | number) => `{"id":${JSON.stringify(id)}}`;
+const IDS = '{"ids":true}';
+
+/**
  * Wraps `content` so that every value a page reads is recorded. The wrapped copy behaves as the
- * content (same values, lists are lists); `reads()` gives the distinct reads so far.
+ * content (same values, lists are lists); `keys()` gives the distinct reads so far as JSON text,
+ * `reads()` as paths.
  */
 export function recordReads<T extends object>(content: T): { content: T; reads(): Read[]; keys(): string[] } {
-  const seen = new Map<string, Read>();
-  const record = (read: Read) => {
-    const key = JSON.stringify(read);
-    if (!seen.has(key)) seen.set(key, read);
-  };
+  const seen = new Set<string>();
+  const record = (at: string) => void seen.add(`${at}]`);
   const proxies = new WeakMap<object, object>();
 
-  const wrap = (value: unknown, at: Read): unknown => {
+  const wrap = (value: unknown, at: string): unknown => {
     if (!isObject(value)) {
       record(at);
       return value;
@@ -65,13 +79,15 @@ export function recordReads<T extends object>(content: T): { content: T; reads()
     let proxy: object;
     if (Array.isArray(target)) {
       const items = isListOfItems(target);
+      const ids = step(at, IDS);
       proxy = new Proxy(target, {
         get(t, prop, receiver) {
           if (prop === LOOKUP) {
             return ((field, value) => {
-              record([...at, { match: [field, value] }]);
-              const item = t.find((x) => isObject(x) && (x as Record<string, unknown>)[field] === value);
-              return hasId(item) ? wrap(item, [...at, { id: item.id }]) : item;
+              record(step(at, JSON.stringify({ match: [field, value] })));
+              // Found through the list's index of that field, as a read is resolved, not by a walk.
+              const item = itemWhere(t, field, value);
+              return hasId(item) ? wrap(item, step(at, idStep(item.id))) : item;
             }) satisfies Lookup;
           }
           if (!items) {
@@ -82,19 +98,19 @@ export function recordReads<T extends object>(content: T): { content: T; reads()
           if (typeof prop === 'string' && /^\d+$/.test(prop)) {
             const item = t[Number(prop)] as { id: string | number } | undefined;
             // Reaching an item by its place depends on which item is there.
-            record([...at, { ids: true }]);
-            return item === undefined ? undefined : wrap(item, [...at, { id: item.id }]);
+            record(ids);
+            return item === undefined ? undefined : wrap(item, step(at, idStep(item.id)));
           }
-          if (prop === 'length' || prop === Symbol.iterator) record([...at, { ids: true }]);
+          if (prop === 'length' || prop === Symbol.iterator) record(ids);
           // Array methods (map, filter, find…) are called on the proxy, so they read through it.
           return Reflect.get(t, prop, receiver);
         },
         has(t, prop) {
-          record([...at, { ids: true }]);
+          record(ids);
           return Reflect.has(t, prop);
         },
         ownKeys(t) {
-          record([...at, { ids: true }]);
+          record(ids);
           return Reflect.ownKeys(t);
         },
       });
@@ -104,13 +120,13 @@ export function recordReads<T extends object>(content: T): { content: T; reads()
           if (typeof prop === 'symbol') return Reflect.get(t, prop, receiver);
           if (!Object.prototype.hasOwnProperty.call(t, prop)) {
             // An absent key (or an inherited method): it may be there in the next snapshot.
-            if (!(prop in Object.prototype)) record([...at, { key: prop }]);
+            if (!(prop in Object.prototype)) record(step(at, keyStep(prop)));
             return Reflect.get(t, prop, receiver);
           }
-          return wrap(t[prop], [...at, { key: prop }]);
+          return wrap(t[prop], step(at, keyStep(prop)));
         },
         has(t, prop) {
-          if (typeof prop === 'string') record([...at, { key: prop }]);
+          if (typeof prop === 'string') record(step(at, keyStep(prop)));
           return Reflect.has(t, prop);
         },
         ownKeys(t) {
@@ -119,7 +135,7 @@ export function recordReads<T extends object>(content: T): { content: T; reads()
         },
         getOwnPropertyDescriptor(t, prop) {
           const d = Reflect.getOwnPropertyDescriptor(t, prop);
-          if (d && typeof prop === 'string' && 'value' in d) return { ...d, value: wrap(d.value, [...at, { key: prop }]) };
+          if (d && typeof prop === 'string' && 'value' in d) return { ...d, value: wrap(d.value, step(at, keyStep(prop))) };
           return d;
         },
       });
@@ -128,7 +144,11 @@ export function recordReads<T extends object>(content: T): { content: T; reads()
     return proxy;
   };
 
-  return { content: wrap(content, []) as T, reads: () => [...seen.values()], keys: () => [...seen.keys()] };
+  return {
+    content: wrap(content, '[') as T,
+    reads: () => [...seen].map((key) => JSON.parse(key) as Read),
+    keys: () => [...seen],
+  };
 }
 
 /** Per list, its items by id and by looked-up field: resolving a read is then one step per key. */
@@ -167,6 +187,27 @@ function resolve(content: unknown, read: Read): unknown {
     } else v = Array.isArray(v) ? v.map((item) => (hasId(item) ? item.id : item)) : v;
   }
   return v;
+}
+
+/**
+ * Whether a read reaches, in `content` and in `before`, one and the same object that `unchanging`
+ * vouches was never changed (an insight row two snapshots share): it then gives in `content` what
+ * it gave in `before`, without being worked out again.
+ */
+export function readsShared(read: Read, content: unknown, before: unknown, unchanging: (value: object) => boolean): boolean {
+  let v = content;
+  let w = before;
+  for (const step of read) {
+    if (v === w && isObject(v) && unchanging(v)) return true;
+    if ('key' in step) {
+      v = isObject(v) && !Array.isArray(v) ? (v as Record<string, unknown>)[step.key] : undefined;
+      w = isObject(w) && !Array.isArray(w) ? (w as Record<string, unknown>)[step.key] : undefined;
+    } else if ('id' in step) {
+      v = Array.isArray(v) ? itemWithId(v, step.id) : undefined;
+      w = Array.isArray(w) ? itemWithId(w, step.id) : undefined;
+    } else return false;
+  }
+  return v === w && isObject(v) && unchanging(v);
 }
 
 /**

@@ -48,9 +48,13 @@ type Insight = SiteContent['insights'][number];
 /** Whether an insight gets a page ('404' is the section's not-found page). */
 export const hasPage = (i: Insight): boolean => i.isPublished && i.slug !== '404';
 
-/** Published insights that get a page. */
+/**
+ * Published insights that get a page: the snapshot holds no other (content/public-content.ts
+ * `insightsWithPages`), so the list is taken as it is and a page of /insights depends on which
+ * articles there are, not on two fields of each.
+ */
 export function publishedInsights(content: SiteContent): Insight[] {
-  return content.insights.filter(hasPage);
+  return content.insights;
 }
 
 /** Cards on each page of /insights (the first page also features the newest article above them). */

@@ -13,8 +13,11 @@ import {
   getCompanyProfile,
   listDocuments,
   listFeatures,
-  listInsights,
+  insightPageStamps,
+  insightsById,
+  insightsWithPages,
   listPastPerformance,
+  type InsightRow,
   listServices,
 } from './public-content';
 
@@ -40,14 +43,45 @@ async function imageMetadata(db: Db | Tx, urls: Iterable<string | null | undefin
   return images;
 }
 
-async function collect(db: Db | Tx) {
+/** Changed rows read by id; more are read with the whole list. */
+const MAX_STALE_BY_ID = 1000;
+
+/** An insight as a snapshot holds it (dates as ISO strings), and the row version it was read at. */
+type InsightEntry = { stamp: string; row: Jsonify<InsightRow> };
+
+/**
+ * The insights that get a page, newest first. Only the rows whose version (`insightPageStamps`) is
+ * not the one `known` holds are read whole: an edit reads one article, not thousands. Rows read
+ * before are taken as the same objects, which lets a publish tell at a glance that nothing under
+ * them changed (publish/render.ts).
+ */
+async function readInsightsWithPages(db: Db | Tx, known: Map<number, InsightEntry> | undefined) {
+  const stamps = await insightPageStamps(db);
+  const stale = known ? stamps.filter(({ id, stamp }) => known.get(id)?.stamp !== stamp).map(({ id }) => id) : undefined;
+  // Past a few thousand changed rows (a restore, a bulk insert) one read of them all is cheaper,
+  // and a list of ids that long would pass Postgres's 65,535 bound parameters.
+  const fetched = stale && stale.length <= MAX_STALE_BY_ID ? await insightsById(db, stale) : await insightsWithPages(db);
+  const fresh = new Map(fetched.map((row) => [row.id, JSON.parse(JSON.stringify(row)) as Jsonify<InsightRow>]));
+  const entries = new Map<number, InsightEntry>();
+  const list = stamps.map(({ id, stamp }) => {
+    const row = fresh.get(id) ?? known?.get(id)?.row;
+    // Both reads run in one transaction: a listed row is always there.
+    if (!row) throw new Error(`insight ${id} vanished while the snapshot was read`);
+    entries.set(id, { stamp, row });
+    return row;
+  });
+  return { list, entries };
+}
+
+async function collect(db: Db | Tx, known: Map<number, InsightEntry> | undefined) {
   const blocks = {} as Record<ContentSection, Awaited2<ReturnType<typeof getActiveBlock>>>;
   for (const section of CONTENT_SECTIONS) blocks[section] = await getActiveBlock(db, section);
   const header = await getActiveHeader(db);
   const services = await listServices(db, { activeOnly: true });
-  const insights = await listInsights(db, { publishedOnly: true });
+  const published = await readInsightsWithPages(db, known);
+  const insights = published.list;
   const company = await getCompanyProfile(db);
-  return {
+  const content = {
     generatedAt: new Date(),
     /** The footer's year: part of the content, so a release from last year is rebuilt at start. */
     year: new Date().getFullYear(),
@@ -80,48 +114,51 @@ async function collect(db: Db | Tx) {
       company.founderPhoto,
     ]),
   };
+  return { content, entries: published.entries };
 }
 
 /** Everything a static build reads from the database, at one point in time. */
-export type SiteContent = Jsonify<Awaited2<ReturnType<typeof collect>>>;
+export type SiteContent = Jsonify<Awaited2<ReturnType<typeof collect>>['content']>;
+
+/** Per database, the published insights of the last snapshot read from it, by id. */
+const knownInsights = new WeakMap<Db, Map<number, InsightEntry>>();
+
+/** The snapshots `snapshotContent` read, and the insight rows they hold (never changed once read). */
+const snapshots = new WeakSet<object>();
+const snapshotRows = new WeakSet<object>();
 
 /**
  * Reads the content from a database at one point in time: every query runs in one REPEATABLE READ
  * transaction, so a save committed while the snapshot is read is either wholly in it or not at all
  * (never the new header beside the old services). Not READ ONLY: a database without its company
- * profile row gets it here.
+ * profile row gets it here. Insights unchanged since the last snapshot of `db` are not read again.
  */
 export async function snapshotContent(db: Db): Promise<SiteContent> {
-  const { generatedAt, ...rest } = await db.transaction((tx) => collect(tx), { isolationLevel: 'repeatable read' });
-  const json = JSON.stringify(rest);
-  const content = { generatedAt: generatedAt.toISOString(), ...(JSON.parse(json) as Omit<SiteContent, 'generatedAt'>) };
-  snapshotJson.set(content, json);
+  const { content: read, entries } = await db.transaction((tx) => collect(tx, knownInsights.get(db)), {
+    isolationLevel: 'repeatable read',
+  });
+  const { generatedAt, insights, ...rest } = read;
+  // Dates become ISO strings as they would through JSON; the insights already are.
+  const content = {
+    generatedAt: generatedAt.toISOString(),
+    ...(JSON.parse(JSON.stringify(rest)) as Omit<SiteContent, 'generatedAt' | 'insights'>),
+    insights,
+  } as SiteContent;
+  knownInsights.set(db, entries);
+  snapshots.add(content);
+  for (const row of insights) snapshotRows.add(row);
   return content;
 }
 
-/**
- * The JSON of each snapshot read here, without its `generatedAt`: hashing and storing a snapshot
- * (25 MB at 3,000 articles) then need not serialise it again. A snapshot is not changed once taken;
- * content made otherwise (the tests') is serialised each time it is asked for.
- */
-const snapshotJson = new WeakMap<object, string>();
+/** Whether `content` is a snapshot as `snapshotContent` read it (it is never changed). */
+export const isSnapshot = (content: SiteContent): boolean => snapshots.has(content);
 
-/** What the content says, as JSON, without the moment it was read (`generatedAt`). */
-export function contentJson(content: SiteContent): string {
-  const known = snapshotJson.get(content);
-  if (known !== undefined) return known;
-  const { generatedAt: _ignored, ...rest } = content;
-  return JSON.stringify(rest);
-}
-
-/** Whether `content` is a snapshot as `snapshotContent` read it (its JSON is known). */
-export const isSnapshot = (content: SiteContent): boolean => snapshotJson.has(content);
+/** Whether `row` is an insight as a snapshot read it (never changed, shared by later snapshots). */
+export const isSnapshotRow = (row: object): boolean => snapshotRows.has(row);
 
 /** The whole content as JSON (what `JSON.parse` gives back as it is). */
 export function snapshotText(content: SiteContent): string {
-  const json = contentJson(content);
-  const at = `"generatedAt":${JSON.stringify(content.generatedAt)}`;
-  return json === '{}' ? `{${at}}` : `{${at},${json.slice(1)}`;
+  return JSON.stringify(content);
 }
 
 let loaded: Promise<SiteContent> | undefined;

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import { snapshotText, type SiteContent } from '../content/site-content';
 import type { Db } from '../db/client';
 import { appInstances, publishJobs } from '../db/schema';
@@ -23,14 +23,17 @@ export interface ContentVersion {
 }
 
 /**
- * Records the snapshot a claimed job publishes, clears the snapshots of older jobs (their hashes
- * stay) and announces the version. Runs before the build, so other instances build at the same time.
+ * Records the content version a claimed job publishes, clears the snapshots of older jobs (their
+ * hashes stay) and announces the version. Runs before the build, so other instances build at the
+ * same time. The snapshot itself is stored only while another instance runs (`share`): it is the
+ * whole content (25 MB at 3,000 articles), and an instance that finds no snapshot for a version
+ * reads the database itself (follower.ts), which is at least as new.
  */
-export async function recordVersion(db: Db, jobId: number, content: SiteContent, hash: string): Promise<void> {
+export async function recordVersion(db: Db, jobId: number, content: SiteContent, hash: string, share: boolean): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .update(publishJobs)
-      .set({ contentHash: hash, content: snapshotText(content) })
+      .set({ contentHash: hash, content: share ? snapshotText(content) : null })
       .where(eq(publishJobs.id, jobId));
     await tx
       .update(publishJobs)
@@ -39,6 +42,16 @@ export async function recordVersion(db: Db, jobId: number, content: SiteContent,
     // Delivered when the transaction commits, so a listener always finds the row.
     await tx.execute(sql`select pg_notify(${VERSION_CHANNEL}, ${String(jobId)})`);
   });
+}
+
+/** Whether an instance other than `self` has sent a heartbeat lately. */
+export async function othersRunning(db: Db, self: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: appInstances.id })
+    .from(appInstances)
+    .where(and(ne(appInstances.id, self), gt(appInstances.seenAt, sql`now() - ${INSTANCE_TTL_MS / 1000}::float8 * interval '1 second'`)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** The newest content version that is being built or was built (a failed one is skipped). */
@@ -53,7 +66,7 @@ export async function newestVersion(db: Db): Promise<ContentVersion | null> {
   return { ...row, contentHash: row.contentHash, status: row.status === 'building' ? 'building' : 'succeeded' };
 }
 
-/** The snapshot of a version, or null once a newer version has replaced it. */
+/** The snapshot of a version; null once a newer version has replaced it, or when it was not shared. */
 export async function versionContent(db: Db, id: number): Promise<SiteContent | null> {
   const [row] = await db.select({ content: publishJobs.content }).from(publishJobs).where(eq(publishJobs.id, id));
   return row?.content ? (JSON.parse(row.content) as SiteContent) : null;

@@ -1,13 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { contentChanged } from '../content/generation';
-import type { SiteContent } from '../content/site-content';
+import { snapshotContent, type SiteContent } from '../content/site-content';
 import type { DbHandle } from '../db/client';
 import { log } from '../log';
 import { liveRelease, type ReleaseInfo } from '../web/live-site';
-import { heartbeat, leave, newestVersion, recordVersion, VERSION_CHANNEL, versionContent, type ContentVersion } from './fleet';
-import { goLive, publishContent } from './go-live';
-import { codeVersion, contentHash, readRelease, type BuildOptions } from './releases';
+import {
+  heartbeat,
+  leave,
+  newestVersion,
+  othersRunning,
+  recordVersion,
+  VERSION_CHANNEL,
+  versionContent,
+  type ContentVersion,
+} from './fleet';
+import { goLive, publishContent, stopCompressing } from './go-live';
+import { codeVersion, contentHash, markReleaseInUse, readRelease, type BuildOptions } from './releases';
 
 /*
  * Keeps this instance on the newest published content when several instances share one Postgres,
@@ -67,6 +76,7 @@ export async function startFollower(handle: DbHandle, opts: FollowerOptions): Pr
   const beat = async () => {
     const live = liveRelease();
     try {
+      if (live) await markReleaseInUse(live.id);
       await heartbeat(db, { id, version, contentHash: live?.contentHash ?? null, releaseId: live?.id ?? null });
     } catch (err) {
       log.warn('instance heartbeat failed', { err });
@@ -79,14 +89,13 @@ export async function startFollower(handle: DbHandle, opts: FollowerOptions): Pr
     if (shared && shared.contentHash === v.contentHash && shared.codeVersion === (await codeVersion())) {
       await goLive(shared);
       log.info('following the release another instance built', { version: v.id, release: shared.id });
-      return true;
+      return;
     }
-    const content = await versionContent(db, v.id);
-    // Cleared: a newer version replaced it meanwhile; the next look finds that one.
-    if (!content) return false;
+    // Not there when it was not shared (no other instance ran when it was recorded) or a newer
+    // version has replaced it since: the database as it is now holds that version or a newer one.
+    const content = (await versionContent(db, v.id)) ?? (await snapshotContent(db));
     const info = await publishContent(content, opts.buildOpts);
     log.info('followed a publish of another instance', { version: v.id, release: info.id });
-    return true;
   };
 
   const followNewest = async () => {
@@ -101,11 +110,9 @@ export async function startFollower(handle: DbHandle, opts: FollowerOptions): Pr
       return;
     }
     try {
-      const done = await exclusive(async () => (newest.id <= Math.max(version, leading) || stopped ? true : goLiveOn(newest)));
-      if (!done) {
-        again = true;
-        return;
-      }
+      await exclusive(async () => {
+        if (newest.id > Math.max(version, leading) && !stopped) await goLiveOn(newest);
+      });
       version = Math.max(version, newest.id);
       failed = undefined;
     } catch (err) {
@@ -153,7 +160,7 @@ export async function startFollower(handle: DbHandle, opts: FollowerOptions): Pr
     id,
     async publish(jobId, content) {
       leading = Math.max(leading, jobId);
-      await recordVersion(db, jobId, content, contentHash(content));
+      await recordVersion(db, jobId, content, contentHash(content), await othersRunning(db, id));
       const info = await exclusive(() => publishContent(content, opts.buildOpts));
       version = Math.max(version, jobId);
       await beat();
@@ -167,6 +174,7 @@ export async function startFollower(handle: DbHandle, opts: FollowerOptions): Pr
       await unlisten?.().catch(() => {});
       await checking;
       await lane;
+      await stopCompressing();
       await leave(db, id).catch((err) => log.warn('leaving the instance list failed', { err }));
     },
   };

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { log } from '../log';
 import { writeNginxCspMap } from './nginx-csp';
 import { liveRelease, liveSite, serveRelease, type ReleaseInfo } from '../web/live-site';
-import { loadStaticSite } from '../web/static-site';
+import { compressMissing, loadStaticSite, type StaticMap } from '../web/static-site';
 import {
   activateRelease,
   buildRelease,
@@ -22,30 +22,104 @@ import {
 
 /** Reads a release into memory, then makes it the live one: the disk link first, then the map. */
 export async function goLive(info: ReleaseInfo): Promise<void> {
-  const served = liveRelease();
-  const files = await loadStaticSite(
-    releaseClientDir(info.id),
-    served ? { dir: releaseClientDir(served.id), files: liveSite() } : undefined,
-  );
-  await writeNginxCspMap(releaseClientDir(info.id), files);
-  await activateRelease(info.id);
+  await stopCompressing();
+  const files = await loadRelease(info);
+  await activate(info, files);
   serveRelease(info, files);
+  compressWhileServed(info, files);
 }
 
-/** Builds, checks and swaps in a release of `content`; on any failure the live release stays. */
+/**
+ * The compressed copies of the live release's new pages, made after it went live (a change every
+ * page shows renders thousands of pages; compressing them took longer than rendering them).
+ * Until a page has them it is served uncompressed.
+ */
+let compressing: { stop: () => void; done: Promise<void> } | undefined;
+
+function compressWhileServed(info: ReleaseInfo, files: StaticMap): void {
+  let stopped = false;
+  const started = Date.now();
+  const served = () => !stopped && liveSite() === files;
+  const done = compressMissing(releaseClientDir(info.id), files, served).then(
+    // `complete`: false when a newer publish took over the rest. At debug level: at a start it
+    // comes after the start's last words (the first administrator's password).
+    (count) => log.debug('pages compressed', { release: info.id, count, ms: Date.now() - started, complete: served() }),
+    (err: unknown) => log.warn('compressing pages failed; they are served uncompressed', { release: info.id, err }),
+  );
+  compressing = { stop: () => void (stopped = true), done };
+}
+
+/**
+ * Stops compressing the live release's pages, once the files being compressed are done: a
+ * publish then keeps its pages as they are on disk and in memory, and compresses what they lack;
+ * a stopping instance leaves no write behind it.
+ */
+export async function stopCompressing(): Promise<void> {
+  compressing?.stop();
+  await compressing?.done;
+}
+
+/** Resolves when the live release's pages have their compressed copies (or compressing stopped). */
+export async function compressionSettled(): Promise<void> {
+  await compressing?.done;
+}
+
+/** A release's files in memory, sharing the served copy of every file the live release has too. */
+function loadRelease(info: ReleaseInfo): Promise<StaticMap> {
+  const served = liveRelease();
+  return loadStaticSite(releaseClientDir(info.id), served ? { dir: releaseClientDir(served.id), files: liveSite() } : undefined);
+}
+
+/** The release on disk: its nginx CSP map, then `current` pointing at it. */
+async function activate(info: ReleaseInfo, files: StaticMap): Promise<void> {
+  await writeNginxCspMap(releaseClientDir(info.id), files);
+  await activateRelease(info.id);
+}
+
+/**
+ * Builds, checks and swaps in a release of `content`; on any failure the live release stays. The
+ * release is served from memory as soon as its new pages are ready, then completed on disk (the
+ * pages it keeps linked, `current` moved); should that fail, the previous release is served again.
+ */
 export async function publishContent(content: SiteContent, opts: BuildOptions = {}): Promise<ReleaseInfo> {
-  const info = await buildRelease(content, { previous: liveRelease(), ...opts });
-  const loading = Date.now();
-  await goLive(info);
-  log.info('published', {
-    release: info.id,
-    durationMs: info.durationMs,
-    astroMs: info.astroMs,
-    loadMs: Date.now() - loading,
-    pages: info.pages,
-  });
-  pruneReleases().catch((err) => log.warn('pruning old releases failed', { err }));
-  return info;
+  await stopCompressing();
+  const before = { info: liveRelease(), files: liveSite() };
+  let files: StaticMap | undefined;
+  let loadMs = 0;
+  try {
+    const info = await buildRelease(content, {
+      previous: before.info,
+      ...opts,
+      onReady: async (ready) => {
+        const loading = Date.now();
+        files = await loadRelease(ready);
+        serveRelease(ready, files);
+        loadMs = Date.now() - loading;
+      },
+    });
+    await activate(info, files!);
+    compressWhileServed(info, files!);
+    log.info('published', { release: info.id, durationMs: info.durationMs, astroMs: info.astroMs, loadMs, pages: info.pages });
+    pruneReleases().catch((err) => log.warn('pruning old releases failed', { err }));
+    collectGarbage();
+    return info;
+  } catch (err) {
+    if (files && liveSite() === files && before.info) serveRelease(before.info, before.files);
+    // The release still served goes on getting its compressed copies.
+    const live = liveRelease();
+    if (live) compressWhileServed(live, liveSite());
+    throw err;
+  }
+}
+
+/**
+ * A publish leaves the previous release's pages and its own working data behind. A full
+ * collection once it is live (`gc` is there when node runs with --expose-gc, as `npm start` does;
+ * asynchronous, so it waits for an idle moment) gives the memory back while the server is idle,
+ * instead of letting the heap grow over hundreds of publishes until V8 decides to shrink it.
+ */
+function collectGarbage(): void {
+  void globalThis.gc?.({ type: 'major', execution: 'async' });
 }
 
 /**

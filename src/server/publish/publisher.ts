@@ -22,7 +22,7 @@ import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook'
  */
 
 export interface PublisherOptions {
-  /** Wait after the first write of a batch so writes close together share one build. */
+  /** Wait after the first write of a batch so writes close together share one build (30 ms, 100 ms with a deploy hook). */
   debounceMs?: number;
   /** How often to look for jobs queued by other instances (0: never). */
   pollMs?: number;
@@ -91,7 +91,6 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
   const handle = await getDbHandle();
   const db = handle.db;
   const now = opts.now ?? Date.now;
-  const debounceMs = opts.debounceMs ?? 100;
   const pollMs = opts.pollMs ?? 2000;
   const sleep = opts.sleep ?? realSleep;
   const hook: WebhookConfig | null =
@@ -99,6 +98,9 @@ export async function startPublisher(opts: PublisherOptions = {}): Promise<Publi
       ? webhookFromEnv()
       : opts.webhook && { ...WEBHOOK_DEFAULTS, secretHeader: 'x-webhook-secret', ...opts.webhook };
   const mode: PublishMode = hook ? 'webhook' : 'local';
+  // A local publish of an edit takes a fraction of a second, and edits during one share the next:
+  // a short wait. Each call of a deploy hook starts a whole build elsewhere: a longer one.
+  const debounceMs = opts.debounceMs ?? (hook ? 100 : 30);
   const buildOpts = { builder: opts.builder, expectedFiles: opts.expectedFiles };
 
   // The embedded database has exactly one process: whatever it left "building" died with it.

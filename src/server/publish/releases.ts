@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expectedFiles as defaultExpectedFiles } from '../content/routes';
-import { contentJson, isSnapshot, type SiteContent } from '../content/site-content';
+import { isSnapshot, isSnapshotRow, type SiteContent } from '../content/site-content';
 import { log } from '../log';
 import { projectRoot } from '../paths';
 import type { ReleaseInfo } from '../web/live-site';
-import { precompress, rememberReleaseFiles } from '../web/static-site';
+import { PAGE_BROTLI_QUALITY, precompress, rememberReleaseFiles, type WrittenFile } from '../web/static-site';
 import { renderBuilder, type Builder } from './render';
 
 export interface BuildOptions {
@@ -16,6 +16,12 @@ export interface BuildOptions {
   expectedFiles?: (content: SiteContent) => string[];
   /** The live release: unchanged files reuse its compressed copies. */
   previous?: ReleaseInfo | null;
+  /**
+   * Called once the release's new pages are rendered, checked and compressed, before the pages it
+   * keeps from `previous` are linked on disk (the live process serves those from memory already):
+   * publishing serves the release from here. A failure of what follows fails the build.
+   */
+  onReady?: (info: ReleaseInfo) => Promise<void>;
 }
 
 /** Inside the project (release files are hard links of dist/client); each server with its own data uses its own (RELEASES_DIR). */
@@ -29,14 +35,31 @@ export function releaseClientDir(id: string): string {
 
 /** Each snapshot's hash, worked out once: a publish asks for it twice (the fleet's version, the release). */
 const hashes = new WeakMap<SiteContent, string>();
+/** Each insight row's digest, for rows a snapshot read (never changed; shared by later snapshots). */
+const rowDigests = new WeakMap<object, string>();
 
-/** A hash of what a build reads, without the moment it was read. */
+function rowDigest(row: object): string {
+  const known = rowDigests.get(row);
+  if (known !== undefined) return known;
+  const digest = createHash('sha1').update(JSON.stringify(row)).digest('base64');
+  if (isSnapshotRow(row)) rowDigests.set(row, digest);
+  return digest;
+}
+
+/**
+ * A hash of what a build reads, without the moment it was read: of the content's JSON but the
+ * insights, then of each insight's digest in order. An article is digested once, when it is
+ * read, not at every publish (the articles are most of the content: 25 MB at 3,000).
+ */
 export function contentHash(content: SiteContent): string {
   const known = hashes.get(content);
   if (known !== undefined) return known;
-  const hash = createHash('sha256').update(contentJson(content)).digest('hex').slice(0, 16);
-  if (isSnapshot(content)) hashes.set(content, hash);
-  return hash;
+  const { generatedAt: _ignored, insights, ...rest } = content;
+  const hash = createHash('sha256').update(JSON.stringify(rest));
+  for (const row of insights) hash.update(rowDigest(row));
+  const hex = hash.digest('hex').slice(0, 16);
+  if (isSnapshot(content)) hashes.set(content, hex);
+  return hex;
 }
 
 /**
@@ -66,13 +89,6 @@ export async function currentRelease(): Promise<ReleaseInfo | null> {
   return id ? readRelease(id) : null;
 }
 
-/**
- * Brotli quality for the pages of a release (the assets come compressed at 11 from the build).
- * Quality 11 took 0.4 s for the 58 KB home page on a busy 2-core machine, 9 took 42 ms for a
- * file 9 % larger: a publish goes live in a third of a second instead of a second.
- */
-const PAGE_BROTLI_QUALITY = 9;
-
 function newReleaseId(): string {
   return `${new Date()
     .toISOString()
@@ -100,8 +116,10 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
     // What the builder kept from the previous release was checked and compressed in that one.
     const kept = built && previousDir ? built.kept : new Set<string>();
     const missing: string[] = [];
+    // What it wrote with its compressed copies was written whole from the bytes in hand.
+    const written = built?.written ?? new Map<string, WrittenFile>();
     for (const file of (opts.expectedFiles ?? defaultExpectedFiles)(content)) {
-      if (kept.has(file.slice(1))) continue;
+      if (kept.has(file.slice(1)) || written.get(file.slice(1))?.length) continue;
       const ok = await fs.stat(path.join(client, file)).then(
         (s) => s.isFile() && s.size > 0,
         () => false,
@@ -110,7 +128,12 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
     }
     if (missing.length) throw new Error(`build is missing ${missing.length} page(s): ${missing.slice(0, 5).join(', ')}`);
     const previousClient = opts.previous ? releaseClientDir(opts.previous.id) : undefined;
-    await precompress(client, previousClient, PAGE_BROTLI_QUALITY, built ? built.files.filter((f) => !kept.has(f)) : undefined);
+    await precompress(
+      client,
+      previousClient,
+      PAGE_BROTLI_QUALITY,
+      built ? built.files.filter((f) => !kept.has(f) && !written.has(f)) : undefined,
+    );
     const pages = built
       ? built.files.filter((f) => f.endsWith('.html')).length
       : (await fs.readdir(client, { recursive: true })).filter((f) => String(f).endsWith('.html')).length;
@@ -123,8 +146,12 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
       astroMs,
       pages,
     };
+    if (built)
+      rememberReleaseFiles(client, { files: built.files, kept, keptFrom: previousDir && path.join(previousDir, 'client'), written });
+    await opts.onReady?.(info);
+    const again = (await built?.finish?.()) ?? [];
+    if (again.length) await precompress(client, undefined, PAGE_BROTLI_QUALITY, again);
     await fs.writeFile(path.join(dir, 'release.json'), JSON.stringify(info, null, 2));
-    if (built) rememberReleaseFiles(client, { files: built.files, kept, keptFrom: previousDir && path.join(previousDir, 'client') });
     return info;
   } catch (err) {
     await fs.rm(dir, { recursive: true, force: true });
@@ -142,8 +169,19 @@ export async function activateRelease(id: string): Promise<void> {
 }
 
 /**
+ * Says that an instance serves the release `id` (its directory's time is now): an instance serves
+ * its article pages from disk, and one sharing RELEASES_DIR with others must not have its release
+ * pruned under it while it has not moved to a newer one. The instance heartbeat calls it.
+ */
+export async function markReleaseInUse(id: string): Promise<void> {
+  const now = new Date();
+  await fs.utimes(path.join(releasesDir(), id), now, now).catch(() => {});
+}
+
+/**
  * Removes releases older than the grace period, keeping the current one and the `keep` newest
- * others (a browser may still hold a page of the previous release and fetch its assets).
+ * others (a browser may still hold a page of the previous release and fetch its assets), and any
+ * an instance has said it serves within the grace period (`markReleaseInUse`).
  */
 export async function pruneReleases(graceMs = 10 * 60 * 1000, keep = 2): Promise<void> {
   const current = await fs.readlink(path.join(releasesDir(), 'current')).catch(() => undefined);

@@ -1,18 +1,9 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { IMAGE_CONTENT_TYPES, type ImageExt } from '#shared/images.ts';
 import { IMAGE_MESSAGES } from '#shared/schemas/upload.ts';
 import { HttpError } from '../http';
 import { checkSvgTree } from './svg-tree';
-
-type ImageExt = 'jpg' | 'png' | 'gif' | 'webp' | 'svg';
-
-const IMAGE_CONTENT_TYPES: Record<ImageExt, string> = {
-  jpg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-};
 
 /** Responsive WebP widths (SPEC 9: header backgrounds are suggested at 1920 wide). */
 const VARIANT_WIDTHS = [480, 960, 1440, 1920] as const;

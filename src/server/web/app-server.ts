@@ -10,11 +10,15 @@ import { isPublicRead, type PublicApiCache } from './public-api-cache';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
 import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
 import {
+  bytesOf,
+  DiskBody,
   etagFor,
+  hotBytesOf,
   lookup,
   noneMatch,
   notModifiedHeaders,
   pickEncoding,
+  type Body,
   type Encoding,
   type StaticFile,
   type StaticMap,
@@ -57,8 +61,26 @@ export interface AppServerOptions {
   };
 }
 
-function bodyFor(file: StaticFile, encoding: Encoding): Buffer {
+function bodyFor(file: StaticFile, encoding: Encoding): Body {
   return encoding === 'br' ? file.br! : encoding === 'gzip' ? file.gz! : file.body;
+}
+
+/**
+ * Answers with a body served from disk (static-site.ts `servedFromDisk`) once it is read, with
+ * `head` written just before it; a file that cannot be read (a release removed by hand) is a 500.
+ */
+function sendFromDisk(req: http.IncomingMessage, res: http.ServerResponse, body: DiskBody, head: () => void): void {
+  bytesOf(body).then(
+    (bytes) => {
+      head();
+      res.end(bytes);
+    },
+    (err) => {
+      log.error('release file unreadable', { id: req.headers['x-request-id'], path: body.path, err });
+      if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
+      else res.destroy();
+    },
+  );
 }
 
 /** A proxy's request id is kept when it is a plain token (it ties our line to the proxy's). */
@@ -119,9 +141,13 @@ function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: S
     res.end();
     return;
   }
-  res.writeHead(200, file.raw[encoding]![secure ? 1 : 0]);
+  const headers = file.raw[encoding]![secure ? 1 : 0];
+  const body = bodyFor(file, encoding);
+  const bytes = body instanceof DiskBody ? hotBytesOf(body) : body;
+  if (!bytes && req.method !== 'HEAD') return sendFromDisk(req, res, body as DiskBody, () => res.writeHead(200, headers));
+  res.writeHead(200, headers);
   if (req.method === 'HEAD') res.end();
-  else res.end(bodyFor(file, encoding));
+  else res.end(bytes);
 }
 
 /** A not-found page: the 404 status, never cached. */
@@ -135,7 +161,10 @@ function sendNotFoundPage(req: http.IncomingMessage, res: http.ServerResponse, f
   if (encoding !== 'identity') res.setHeader('content-encoding', encoding);
   res.setHeader('content-length', body.length);
   res.statusCode = 404;
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (req.method === 'HEAD') return void res.end();
+  // The not-found pages are held in memory; one served from disk would be read like any other.
+  if (body instanceof DiskBody) return sendFromDisk(req, res, body, () => {});
+  res.end(body);
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {

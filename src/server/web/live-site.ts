@@ -15,6 +15,10 @@ export interface ReleaseInfo {
   contentHash: string;
   codeVersion: string;
   builtAt: string;
+  /**
+   * From the start of the build until the release could be served (its new pages rendered,
+   * checked and compressed); linking the pages it kept from the previous release comes after.
+   */
   durationMs: number;
   /** Of which rendering the pages (the rest: checking and compressing). */
   astroMs?: number;

@@ -27,6 +27,7 @@ export async function drainAndClose(
   steps: { name: string; run: () => Promise<unknown> }[],
   drainMs = 8_000,
   stepsMs = 4_000,
+  idleGraceMs = IDLE_GRACE_MS,
 ): Promise<void> {
   closeAfterAnswers(server);
   // The listener alone: node:http's own close() would also drop every idle connection at once.
@@ -37,7 +38,7 @@ export async function drainAndClose(
       server.closeIdleConnections();
       idle = setInterval(() => server.closeIdleConnections(), 100);
     },
-    Math.min(IDLE_GRACE_MS, drainMs),
+    Math.min(idleGraceMs, drainMs),
   );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), drainMs)));

@@ -1,4 +1,4 @@
-import { useEffect, useId, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, type ReactNode } from 'react';
 import { Controller, get, useFieldArray, useForm, type FieldErrors, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
@@ -325,18 +325,16 @@ function SwitchField({ form, name, label, help }: { form: Form; name: 'samActive
 function NaicsRow({ form, index }: { form: Form; index: number }) {
   const code = form.watch(`naicsCodes.${index}.code`);
   const title = form.watch(`naicsCodes.${index}.title`);
-  return (
-    <NaicsRowTools
-      rowLabel={`NAICS code ${index + 1}`}
-      code={code}
-      title={title}
-      onChoose={(c, t) => {
-        const options = { shouldDirty: true, shouldValidate: form.formState.isSubmitted };
-        form.setValue(`naicsCodes.${index}.code`, c, options);
-        form.setValue(`naicsCodes.${index}.title`, t, options);
-      }}
-    />
+  // One function per row (the tools' effect that fills an empty title depends on it).
+  const onChoose = useCallback(
+    (c: string, t: string) => {
+      const options = { shouldDirty: true, shouldValidate: form.formState.isSubmitted };
+      form.setValue(`naicsCodes.${index}.code`, c, options);
+      form.setValue(`naicsCodes.${index}.title`, t, options);
+    },
+    [form, index],
   );
+  return <NaicsRowTools rowLabel={`NAICS code ${index + 1}`} code={code} title={title} onChoose={onChoose} />;
 }
 
 type ListName = 'certifications' | 'procurementTypes' | 'naicsCodes' | 'complianceStatements';
