@@ -80,6 +80,8 @@ test('[ADMIN][BLOG]: the text editor writes Markdown with its toolbar and previe
   await content.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(11, 18));
   await toolbar.getByRole('button', { name: 'Bold' }).click();
   await expect(content).toHaveValue('Compliance **matters**');
+  await expect(content).toBeFocused();
+  expect(await content.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd))).toBe('matters');
   await expect(preview.locator('strong')).toHaveText('matters');
 
   // Keyboard only: a new line, the Heading button, then typing the heading.
@@ -98,6 +100,8 @@ test('[ADMIN][BLOG]: the text editor writes Markdown with its toolbar and previe
   await content.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(el.value.length - 3, el.value.length));
   await toolbar.getByRole('button', { name: 'Link' }).click();
   // The address is selected, ready to be typed over.
+  await expect(content).toBeFocused();
+  expect(await content.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd))).toBe('https://');
   await page.keyboard.type('https://sam.gov');
   await expect(preview.getByRole('link', { name: 'SAM' })).toHaveAttribute('href', 'https://sam.gov');
   await expect(preview.getByRole('link', { name: 'SAM' })).toHaveAttribute('rel', 'noopener');

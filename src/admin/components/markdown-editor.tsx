@@ -1,4 +1,5 @@
 import { useMemo, useRef, type ComponentProps } from 'react';
+import { flushSync } from 'react-dom';
 import { Textarea } from '#components/ui/textarea.tsx';
 import { articleHtml } from '#shared/markdown.ts';
 
@@ -65,12 +66,12 @@ export function MarkdownEditor({ id, value, onChange, ...textarea }: Props) {
     const el = ref.current;
     if (!el) return;
     const next = edit(el.value, el.selectionStart, el.selectionEnd);
-    onChange(next.text);
-    // After React has written the new value: the edited text selected, the focus back in the text.
-    requestAnimationFrame(() => {
-      el.focus();
-      el.setSelectionRange(next.start, next.end);
-    });
+    // The new value written at once, then the edited text selected and the focus back in the text,
+    // before the click handler returns: a key pressed right after the click lands in the text, never
+    // on the button (a frame later, as a requestAnimationFrame would, is too late on a busy machine).
+    flushSync(() => onChange(next.text));
+    el.focus();
+    el.setSelectionRange(next.start, next.end);
   };
   return (
     <div>
