@@ -1,5 +1,6 @@
 // Sums the JSON reports of every vitest and Playwright run in a directory; with --list, prints
-// instead the name of every test that failed (with its report), one a line; with --attacks, the
+// instead the name of every test that failed (with its report) and the first lines of its error,
+// where it failed (the tail of a CI log is often all that is read); with --attacks, the
 // attack cases (a title, or a title it is under, tagged [SECURITY]) of each run, passed and failed.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,17 @@ function countAttack(report, title, ok) {
   const t = attackTally.get(run) ?? { passed: 0, failed: 0 };
   t[ok ? 'passed' : 'failed'] += 1;
   attackTally.set(run, t);
+}
+
+/** The first lines of an error message, without terminal colours, indented under its test. */
+function excerpt(message) {
+  const lines = String(message ?? '')
+    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter(Boolean)
+    .slice(0, 6);
+  return lines.map((l) => `\n      ${l.slice(0, 200)}`).join('');
 }
 
 /** Every Playwright test in a suite tree, with its title path. */
@@ -39,7 +51,12 @@ for (const name of fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []) {
     failed += (data.errors ?? []).length;
     for (const suite of data.suites ?? []) {
       for (const { title, test } of playwrightTests(suite)) {
-        if (test.status === 'unexpected') names.push(`${name}: ${title}`);
+        if (test.status === 'unexpected') {
+          const result = test.results?.at(-1);
+          const at = result?.error?.location;
+          const where = at ? `\n      at ${path.basename(at.file)}:${at.line}` : '';
+          names.push(`${name}: ${title}${where}${excerpt(result?.error?.message)}`);
+        }
         if (test.status !== 'skipped') countAttack(name, title, test.status === 'expected' || test.status === 'flaky');
       }
     }
@@ -52,7 +69,9 @@ for (const name of fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []) {
         if (t.status === 'passed' || t.status === 'failed') countAttack(name, t.fullName ?? '', t.status === 'passed');
       }
       const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
-      for (const t of failedTests) names.push(`${name}: ${path.relative(process.cwd(), file.name)} › ${t.fullName}`);
+      for (const t of failedTests) {
+        names.push(`${name}: ${path.relative(process.cwd(), file.name)} › ${t.fullName}${excerpt(t.failureMessages?.[0])}`);
+      }
       if (file.status === 'failed' && failedTests.length === 0) {
         names.push(`${name}: ${path.relative(process.cwd(), file.name)} (${String(file.message ?? '').split('\n')[0]})`);
       }
