@@ -267,8 +267,8 @@ export async function compressMissing(dir: string, map: StaticMap, stillServed: 
     // Read from the release, not through `bytesOf`: the hot pages are the ones visitors read.
     const body = onDisk ? await fs.readFile(full) : (file.body as Buffer);
     const variant = async (ext: string, make: () => Promise<Buffer>): Promise<Body> => {
-      const there = await fs.stat(full + ext).catch(() => undefined);
-      if (there) return onDisk ? new DiskBody(full + ext, there.size) : fs.readFile(full + ext);
+      const there = await existingCopy(full + ext, onDisk);
+      if (there) return there;
       const bytes = await make();
       await writeWhole(full + ext, bytes);
       return onDisk ? new DiskBody(full + ext, bytes.length) : bytes;
@@ -285,6 +285,15 @@ export async function compressMissing(dir: string, map: StaticMap, stillServed: 
   });
   return done;
 }
+
+/** A compressed copy already on disk, as the map holds it: a handle for a page, else its bytes. */
+const existingCopy = (file: string, onDisk: boolean): Promise<Body | undefined> =>
+  onDisk
+    ? fs.stat(file).then(
+        (st) => new DiskBody(file, st.size),
+        () => undefined,
+      )
+    : fs.readFile(file).catch(() => undefined);
 
 async function walk(dir: string, base = dir, out: string[] = []): Promise<string[]> {
   for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
@@ -432,14 +441,7 @@ export async function loadStaticSite(dir: string, previous?: { dir: string; file
       return;
     }
     const body = await fs.readFile(full);
-    const variant = (suffix: string): Promise<Body | undefined> =>
-      onDisk
-        ? fs.stat(full + suffix).then(
-            (st) => new DiskBody(full + suffix, st.size),
-            () => undefined,
-          )
-        : fs.readFile(full + suffix).catch(() => undefined);
-    const [br, gz] = await Promise.all([variant('.br'), variant('.gz')]);
+    const [br, gz] = await Promise.all([existingCopy(full + '.br', onDisk), existingCopy(full + '.gz', onDisk)]);
     const file: FileWithoutHeaders = {
       body: onDisk ? new DiskBody(full, body.length) : body,
       br,
