@@ -253,6 +253,57 @@ test('[ADMIN][COMPANY][STATEMENT]: the Company tab shows a thumbnail of the capa
   expect(errors).toEqual([]);
 });
 
+test('[ADMIN][COMPANY][STATEMENT]: the thumbnail is drawn again after a publish that changed the statement, not after one that left it as it was', async ({
+  page,
+}) => {
+  // Two publishes and the one that puts the UEI back; each up to 90 s on a loaded machine.
+  test.setTimeout(600_000);
+  const original = await profile(page);
+  const lastPublished = async () =>
+    ((await (await page.request.get('/api/admin/publish/status')).json()) as { lastPublishedAt: string | null }).lastPublishedAt;
+  // The tab asks for the publish status every 30 s when nothing is publishing: the page's clock
+  // jumps to the next time it asks, rather than the test waiting for it.
+  await page.clock.install();
+  const nextStatusPoll = () => page.clock.fastForward(31_000);
+  const statementAsked = () => page.waitForResponse((r) => new URL(r.url()).pathname === '/capability-statement.pdf');
+  try {
+    await openTab(page, 'Company');
+    const card = page.getByRole('region', { name: 'Capability statement' });
+    await card.scrollIntoViewIfNeeded();
+    const thumbnail = card.getByRole('img', { name: 'The capability statement’s page, as a thumbnail' });
+    await expect(thumbnail).toBeVisible({ timeout: 60_000 });
+    const first = (await thumbnail.getAttribute('src'))!;
+
+    // Published again with nothing changed: the file is asked for, its entity tag is the one drawn.
+    let before = await lastPublished();
+    let asked = statementAsked();
+    expect((await page.request.post('/api/admin/publish')).status()).toBe(202);
+    await expect.poll(lastPublished, { timeout: 240_000 }).not.toBe(before);
+    await nextStatusPoll();
+    expect([200, 304]).toContain((await asked).status());
+    // Time enough to draw a page (well under a second here), had it been drawn again.
+    await page.waitForTimeout(3000);
+    await expect(thumbnail).toHaveAttribute('src', first);
+
+    // A UEI is printed on the statement: a new file, drawn again.
+    before = await lastPublished();
+    asked = statementAsked();
+    const res = await page.request.patch(PROFILE, { data: { uei: 'QX7K2M9P4R1T', version: original.version } });
+    expect(res.ok()).toBe(true);
+    await expect.poll(lastPublished, { timeout: 240_000 }).not.toBe(before);
+    await nextStatusPoll();
+    expect((await asked).status()).toBe(200);
+    await expect(thumbnail).not.toHaveAttribute('src', first, { timeout: 30_000 });
+  } finally {
+    // Other tests read the seeded profile.
+    const now = await profile(page);
+    if (now.uei !== original.uei) {
+      const res = await page.request.patch(PROFILE, { data: { uei: original.uei, version: now.version } });
+      expect(res.ok()).toBe(true);
+    }
+  }
+});
+
 test('[ADMIN][COMPANY][PAST PERFORMANCE]: an entry and the founder saved in the back office appear on the public pages, axe clean', async ({
   page,
   browser,
