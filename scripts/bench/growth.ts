@@ -3,8 +3,9 @@
  * would) until there are 3, 100, 1,000 and 3,000 (BENCH_GROWTH_SIZES), and at each size an
  * insight is saved through the API as the back office saves it (5 times, timed until its page
  * answers with the new title), then the header title (timed until the publish has gone live, with
- * the peak resident memory of the server's process tree against idle). Postgres only
- * (DATABASE_URL): the embedded database cannot be written while the server owns it.
+ * the peak resident memory of the server's process tree against idle), then the company's name
+ * (every page again), and the media library's first page is asked for (24 images, each with where
+ * it is used: every tenth article shows one of them). Postgres only (DATABASE_URL): the embedded database cannot be written while the server owns it.
  */
 import postgres from 'postgres';
 import { adminHeaders, benchServerEnv, median, sleep, startServer, treeRssMb } from './shared';
@@ -30,6 +31,8 @@ export interface GrowthRow {
   companyPeakMb: number;
   insightsHtmlKb: number;
   sitemapKb: number;
+  /** GET /api/admin/images (the media library's first page, with each image's uses), median of 5. */
+  libraryMs: number;
   /** BENCH_GROWTH_PUBLISHES: the tree's idle memory after the first of them and after them all. */
   publishes?: { count: number; firstIdleMb: number; lastIdleMb: number; ms: number };
 }
@@ -84,6 +87,13 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
       return Math.round(performance.now() - t0);
     };
     const header = (await (await fetch(`${base}/api/content/header/active`)).json()) as { id: number };
+    // The media library's images, as uploads leave them (the rows: the pages use their sizes; the
+    // files themselves are never read here).
+    const images = Array.from({ length: 24 }, (_, i) => {
+      const key = `images/${i.toString(16).padStart(32, 'b')}.jpg`;
+      return { kind: 'image', storage: 'local', key, url: `/uploads/${key}`, original_name: `photo-${i}.jpg`, width: 1600, height: 900 };
+    });
+    await sql`insert into upload ${sql(images)} on conflict (key) do nothing`;
 
     for (const size of SIZES) {
       const [{ n } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from insight`;
@@ -102,6 +112,8 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
             read_minutes: 6,
             author_name: 'Dana Reyes',
             author_title: 'Procurement Lead',
+            featured_image: i % 10 === 0 ? images[i % images.length]!.url : null,
+            featured_image_alt: i % 10 === 0 ? 'A photo' : null,
           };
         });
         await sql`insert into insight ${sql(batch)}`;
@@ -193,6 +205,16 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
       );
       clearInterval(companySampler);
 
+      const libraryMs: number[] = [];
+      for (let r = 0; r < RUNS; r++) {
+        const l0 = performance.now();
+        const res = await fetch(`${base}/api/admin/images?page=1`, { headers: admin });
+        const listed = (await res.json()) as { images: { usedIn: string[] }[] };
+        libraryMs.push(Math.round(performance.now() - l0));
+        if (r === 0)
+          console.log(`  media library: ${listed.images.filter((image) => image.usedIn.length > 0).length} of its first page in use`);
+      }
+
       rows.push({
         articles: size,
         insightSaveMs,
@@ -207,17 +229,18 @@ export async function run(): Promise<GrowthRow[] | { skipped: string }> {
         companyPeakMb: companyPeak,
         insightsHtmlKb: Math.round((await page('/insights')).length / 1024),
         sitemapKb: Math.round((await page('/sitemap.xml')).length / 1024),
+        libraryMs: median(libraryMs),
         publishes,
       });
       console.log(JSON.stringify(rows.at(-1)));
     }
     console.log(
-      '| Articles | Insight save → live, median / worst (ms) | Header save → all live (ms) | Tree RSS idle / peak (MB) | Company name save → all live (ms) | … → all compressed (ms) | Tree RSS idle / peak (MB) | /insights | sitemap |',
+      '| Articles | Insight save → live, median / worst (ms) | Header save → all live (ms) | Tree RSS idle / peak (MB) | Company name save → all live (ms) | … → all compressed (ms) | Tree RSS idle / peak (MB) | /insights | sitemap | Media library page (ms) |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       console.log(
-        `| ${r.articles} | ${r.insightMedianMs} / ${r.insightWorstMs} | ${r.headerSaveMs} | ${r.idleMb} / ${r.headerPeakMb} | ${r.companySaveMs} | ${r.companyCompressedMs} | ${r.companyIdleMb} / ${r.companyPeakMb} | ${r.insightsHtmlKb} KB | ${r.sitemapKb} KB |`,
+        `| ${r.articles} | ${r.insightMedianMs} / ${r.insightWorstMs} | ${r.headerSaveMs} | ${r.idleMb} / ${r.headerPeakMb} | ${r.companySaveMs} | ${r.companyCompressedMs} | ${r.companyIdleMb} / ${r.companyPeakMb} | ${r.insightsHtmlKb} KB | ${r.sitemapKb} KB | ${r.libraryMs} |`,
       );
     }
     for (const { articles, publishes: p } of rows) {
