@@ -156,11 +156,6 @@ export const isSnapshot = (content: SiteContent): boolean => snapshots.has(conte
 /** Whether `row` is an insight as a snapshot read it (never changed, shared by later snapshots). */
 export const isSnapshotRow = (row: object): boolean => snapshotRows.has(row);
 
-/** The whole content as JSON (what `JSON.parse` gives back as it is). */
-export function snapshotText(content: SiteContent): string {
-  return JSON.stringify(content);
-}
-
 let loaded: Promise<SiteContent> | undefined;
 
 /** What a page's `Astro.locals` may carry: the content the publisher renders it from. */

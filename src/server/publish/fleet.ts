@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
-import { snapshotText, type SiteContent } from '../content/site-content';
+import type { SiteContent } from '../content/site-content';
 import type { Db } from '../db/client';
 import { appInstances, publishJobs } from '../db/schema';
 
@@ -33,7 +33,7 @@ export async function recordVersion(db: Db, jobId: number, content: SiteContent,
   await db.transaction(async (tx) => {
     await tx
       .update(publishJobs)
-      .set({ contentHash: hash, content: share ? snapshotText(content) : null })
+      .set({ contentHash: hash, content: share ? JSON.stringify(content) : null })
       .where(eq(publishJobs.id, jobId));
     await tx
       .update(publishJobs)

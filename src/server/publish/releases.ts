@@ -17,7 +17,7 @@ export interface BuildOptions {
   /** The live release: unchanged files reuse its compressed copies. */
   previous?: ReleaseInfo | null;
   /**
-   * Called once the release's new pages are rendered, checked and compressed, before the pages it
+   * Called once the release's new pages are rendered, written and checked, before the pages it
    * keeps from `previous` are linked on disk (the live process serves those from memory already):
    * publishing serves the release from here. A failure of what follows fails the build.
    */
@@ -116,7 +116,8 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
     // What the builder kept from the previous release was checked and compressed in that one.
     const kept = built && previousDir ? built.kept : new Set<string>();
     const missing: string[] = [];
-    // What it wrote with its compressed copies was written whole from the bytes in hand.
+    // What it rendered was written whole from the bytes in hand (its compressed copies come once
+    // the release is live).
     const written = built?.written ?? new Map<string, WrittenFile>();
     for (const file of (opts.expectedFiles ?? defaultExpectedFiles)(content)) {
       if (kept.has(file.slice(1)) || written.get(file.slice(1))?.length) continue;

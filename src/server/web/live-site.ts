@@ -17,10 +17,11 @@ export interface ReleaseInfo {
   builtAt: string;
   /**
    * From the start of the build until the release could be served (its new pages rendered,
-   * checked and compressed); linking the pages it kept from the previous release comes after.
+   * written and checked); linking the pages it kept from the previous release comes after, and
+   * the compressed copies of its new pages once it is live (publish/go-live.ts).
    */
   durationMs: number;
-  /** Of which rendering the pages (the rest: checking and compressing). */
+  /** Of which rendering and writing the pages (the rest: checking them). */
   astroMs?: number;
   pages: number;
 }
