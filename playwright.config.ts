@@ -1,14 +1,31 @@
 import { defineConfig, devices } from '@playwright/test';
+import { e2eBrowser } from './scripts/test-prerequisites';
 import { E2E_WORKERS, e2eBaseURL, e2eOutputDir } from './tests/e2e/servers';
 
 // Each worker process reads this file too: its baseURL is its own server's (tests/e2e/servers.ts).
 const baseURL = e2eBaseURL();
 
-/** Debian's Chromium, never a downloaded browser (as root it needs --no-sandbox; without the background-networking flags it tries to reach Google's hosts). */
+/**
+ * Which specs run where. The browser suite tests pages, islands and the back office, not the
+ * database driver: it runs whole on the embedded database (what a new install gets). With
+ * DATABASE_URL set (Postgres) it runs only the tests tagged `@db`, those whose behaviour goes
+ * through code that differs between the two databases: publishing (advisory lock, LISTEN/NOTIFY,
+ * the follower), the inbox's server-side search, paging and counts, article search (pg_trgm), and
+ * a sign-in's session rows. `E2E_ALL=1` runs every spec on Postgres as well.
+ */
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const grep = onPostgres && process.env.E2E_ALL !== '1' ? /@db\b/ : undefined;
+
+/**
+ * Debian's browser, never a downloaded one: its old headless shell (`chromium-headless-shell`, the
+ * same engine at about a quarter of the CPU per page), or Chromium where the shell is absent
+ * (CHROMIUM_PATH names another). As root it needs --no-sandbox; without the background-networking
+ * flags it tries to reach Google's hosts.
+ */
 const chromium = {
   ...devices['Desktop Chrome'],
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: e2eBrowser(),
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -29,6 +46,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: E2E_WORKERS,
   retries: 0,
+  grep,
   reporter: process.env.TEST_REPORT_DIR
     ? [['list'], ['json', { outputFile: `${process.env.TEST_REPORT_DIR}/${process.env.TEST_REPORT_PREFIX ?? ''}playwright.json` }]]
     : [['list']],

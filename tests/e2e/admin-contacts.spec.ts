@@ -26,113 +26,117 @@ async function submitThroughApi(page: Page, body: Record<string, unknown>) {
   expect(res.status()).toBe(201);
 }
 
-test('[ADMIN][CONTACTS]: a message from the public form reaches the tab and the staff; status, reply, and the reply in the outbox', async ({
-  page,
-}) => {
-  const id = unique();
-  const name = `Jane Buyer ${id}`;
-  const email = `jane.${id}@agency.gov`;
-  await page.clock.install();
-  await page.goto('/contact');
-  await page.getByLabel('Full Name').fill(name);
-  await page.getByLabel('Email Address').fill(email);
-  await page.getByLabel('Company (Optional)').fill('Department of Veterans Affairs');
-  await page.getByLabel('Message').fill(`Quote <b>forty</b> laptops, ref ${id}.`);
-  // A person takes longer than the form's minimum fill time; quicker sends are held as spam. The
-  // page's clock is moved on instead of waiting.
-  await page.clock.fastForward(3000);
-  await page.getByRole('button', { name: 'Send Message' }).click();
-  await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
-  // The staff's notification, Reply-To the visitor, written by the mail worker.
-  await expect.poll(() => mailsWith(`ref ${id}`, 'Subject: New inquiry from').length, { timeout: 20_000 }).toBe(1);
-  expect(mailsWith(`ref ${id}`, 'Subject: New inquiry from')[0]).toMatch(new RegExp(`^Reply-To: ${email.replace(/\./g, '\\.')}$`, 'm'));
+test(
+  '[ADMIN][CONTACTS]: a message from the public form reaches the tab and the staff; status, reply, and the reply in the outbox',
+  { tag: '@db' },
+  async ({ page }) => {
+    const id = unique();
+    const name = `Jane Buyer ${id}`;
+    const email = `jane.${id}@agency.gov`;
+    await page.clock.install();
+    await page.goto('/contact');
+    await page.getByLabel('Full Name').fill(name);
+    await page.getByLabel('Email Address').fill(email);
+    await page.getByLabel('Company (Optional)').fill('Department of Veterans Affairs');
+    await page.getByLabel('Message').fill(`Quote <b>forty</b> laptops, ref ${id}.`);
+    // A person takes longer than the form's minimum fill time; quicker sends are held as spam. The
+    // page's clock is moved on instead of waiting.
+    await page.clock.fastForward(3000);
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+    // The staff's notification, Reply-To the visitor, written by the mail worker.
+    await expect.poll(() => mailsWith(`ref ${id}`, 'Subject: New inquiry from').length, { timeout: 20_000 }).toBe(1);
+    expect(mailsWith(`ref ${id}`, 'Subject: New inquiry from')[0]).toMatch(new RegExp(`^Reply-To: ${email.replace(/\./g, '\\.')}$`, 'm'));
 
-  await openTab(page, 'Contacts');
-  await expect(page.getByRole('tab', { name: /Contacts \(\d+ new\)/ })).toBeVisible();
-  await expect(page.getByText(/\d+ new inquir(y|ies)/)).toBeVisible();
-  const row = page.getByRole('row').filter({ hasText: name });
-  await expect(row).toBeVisible();
-  // Shown as text, never as HTML.
-  await expect(row.getByText(`Quote <b>forty</b> laptops, ref ${id}.`)).toBeVisible();
-  await expect(row.getByRole('cell', { name: 'Department of Veterans Affairs' })).toBeVisible();
+    await openTab(page, 'Contacts');
+    await expect(page.getByRole('tab', { name: /Contacts \(\d+ new\)/ })).toBeVisible();
+    await expect(page.getByText(/\d+ new inquir(y|ies)/)).toBeVisible();
+    const row = page.getByRole('row').filter({ hasText: name });
+    await expect(row).toBeVisible();
+    // Shown as text, never as HTML.
+    await expect(row.getByText(`Quote <b>forty</b> laptops, ref ${id}.`)).toBeVisible();
+    await expect(row.getByRole('cell', { name: 'Department of Veterans Affairs' })).toBeVisible();
 
-  const status = row.getByRole('combobox', { name: `Status of ${name}` });
-  await expect(status).toHaveValue('pending');
-  await status.selectOption('completed');
-  await expect(toast(page)).toContainText('Status updated');
-  await expect(status).toHaveValue('completed');
+    const status = row.getByRole('combobox', { name: `Status of ${name}` });
+    await expect(status).toHaveValue('pending');
+    await status.selectOption('completed');
+    await expect(toast(page)).toContainText('Status updated');
+    await expect(status).toHaveValue('completed');
 
-  await row.getByRole('button', { name: `Respond to ${name}` }).click();
-  const dialog = page.getByRole('dialog', { name: `Respond to ${name}` });
-  await expect(dialog.getByText(`Quote <b>forty</b> laptops, ref ${id}.`)).toBeVisible();
-  await expect(dialog.getByText(`${name} <${email}>`)).toBeVisible();
-  await expect(dialog.getByText('No responses yet.')).toBeVisible();
-  const send = dialog.getByRole('button', { name: 'Send' });
-  // Prefilled with the greeting, which is part of the text.
-  await expect(dialog.getByLabel('Your Response')).toHaveValue(`Dear ${name},\n\n`);
-  await dialog.getByLabel('Your Response').fill('   ');
-  await expect(send).toBeDisabled();
-  await dialog.getByLabel('Your Response').fill(`Thank you, a quote for ref ${id} follows.`);
-  await expect(send).toBeEnabled();
-  await send.click();
-  await expect(toast(page)).toContainText('Response sent');
-  await expect(dialog).toBeHidden();
+    await row.getByRole('button', { name: `Respond to ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Respond to ${name}` });
+    await expect(dialog.getByText(`Quote <b>forty</b> laptops, ref ${id}.`)).toBeVisible();
+    await expect(dialog.getByText(`${name} <${email}>`)).toBeVisible();
+    await expect(dialog.getByText('No responses yet.')).toBeVisible();
+    const send = dialog.getByRole('button', { name: 'Send' });
+    // Prefilled with the greeting, which is part of the text.
+    await expect(dialog.getByLabel('Your Response')).toHaveValue(`Dear ${name},\n\n`);
+    await dialog.getByLabel('Your Response').fill('   ');
+    await expect(send).toBeDisabled();
+    await dialog.getByLabel('Your Response').fill(`Thank you, a quote for ref ${id} follows.`);
+    await expect(send).toBeEnabled();
+    await send.click();
+    await expect(toast(page)).toContainText('Response sent');
+    await expect(dialog).toBeHidden();
 
-  // The reply in the outbox: to the visitor, threaded under the inquiry.
-  await expect.poll(() => mailsWith(`a quote for ref ${id} follows`).length, { timeout: 20_000 }).toBe(1);
-  const reply = mailsWith(`a quote for ref ${id} follows`)[0]!;
-  expect(reply).toMatch(new RegExp(`^To: ${email.replace(/\./g, '\\.')}$`, 'm'));
-  expect(reply).toMatch(/^In-Reply-To: <inquiry\./m);
+    // The reply in the outbox: to the visitor, threaded under the inquiry.
+    await expect.poll(() => mailsWith(`a quote for ref ${id} follows`).length, { timeout: 20_000 }).toBe(1);
+    const reply = mailsWith(`a quote for ref ${id} follows`)[0]!;
+    expect(reply).toMatch(new RegExp(`^To: ${email.replace(/\./g, '\\.')}$`, 'm'));
+    expect(reply).toMatch(/^In-Reply-To: <inquiry\./m);
 
-  // The earlier response, its time and its delivery state, once the worker has sent it.
-  await expect(async () => {
-    await page.reload();
-    await page
-      .getByRole('row')
-      .filter({ hasText: name })
-      .getByRole('button', { name: `Respond to ${name}` })
-      .click();
-    await expect(page.getByRole('dialog').getByText('E-mail: Delivered')).toBeVisible({ timeout: 2000 });
-  }).toPass({ timeout: 30_000 });
-  const again = page.getByRole('dialog', { name: `Respond to ${name}` });
-  await expect(again.getByText(`Thank you, a quote for ref ${id} follows.`)).toBeVisible();
-  await expect(again.getByText(/^Sent \w{3} \d{1,2}, \d{4}/)).toBeVisible();
-  await expect(again.getByText('by admin')).toBeVisible();
-});
+    // The earlier response, its time and its delivery state, once the worker has sent it.
+    await expect(async () => {
+      await page.reload();
+      await page
+        .getByRole('row')
+        .filter({ hasText: name })
+        .getByRole('button', { name: `Respond to ${name}` })
+        .click();
+      await expect(page.getByRole('dialog').getByText('E-mail: Delivered')).toBeVisible({ timeout: 2000 });
+    }).toPass({ timeout: 30_000 });
+    const again = page.getByRole('dialog', { name: `Respond to ${name}` });
+    await expect(again.getByText(`Thank you, a quote for ref ${id} follows.`)).toBeVisible();
+    await expect(again.getByText(/^Sent \w{3} \d{1,2}, \d{4}/)).toBeVisible();
+    await expect(again.getByText('by admin')).toBeVisible();
+  },
+);
 
-test("[ADMIN][CONTACTS]: suspected spam waits in the Spam view until marked 'Not spam'; search and status filter; CSV export", async ({
-  page,
-}) => {
-  const id = unique();
-  await submitThroughApi(page, { name: `Spammy ${id}`, website: 'http://bot.example' });
-  await submitThroughApi(page, { name: `Searchable ${id}`, company: '=HYPERLINK("x")' });
-  await openTab(page, 'Contacts');
-  await expect(page.getByRole('row').filter({ hasText: `Searchable ${id}` })).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: `Spammy ${id}` })).toHaveCount(0);
+test(
+  "[ADMIN][CONTACTS]: suspected spam waits in the Spam view until marked 'Not spam'; search and status filter; CSV export",
+  { tag: '@db' },
+  async ({ page }) => {
+    const id = unique();
+    await submitThroughApi(page, { name: `Spammy ${id}`, website: 'http://bot.example' });
+    await submitThroughApi(page, { name: `Searchable ${id}`, company: '=HYPERLINK("x")' });
+    await openTab(page, 'Contacts');
+    await expect(page.getByRole('row').filter({ hasText: `Searchable ${id}` })).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: `Spammy ${id}` })).toHaveCount(0);
 
-  await page.getByRole('button', { name: /^Spam \(\d+\)$/ }).click();
-  const spamRow = page.getByRole('row').filter({ hasText: `Spammy ${id}` });
-  await expect(spamRow.getByText('Held as spam: honeypot')).toBeVisible();
-  await spamRow.getByRole('button', { name: `Not spam: Spammy ${id}` }).click();
-  await expect(toast(page)).toContainText('Moved to the inbox');
-  await expect(spamRow).toHaveCount(0);
-  await page.getByRole('button', { name: 'Inbox' }).click();
-  await expect(page.getByRole('row').filter({ hasText: `Spammy ${id}` })).toBeVisible();
+    await page.getByRole('button', { name: /^Spam \(\d+\)$/ }).click();
+    const spamRow = page.getByRole('row').filter({ hasText: `Spammy ${id}` });
+    await expect(spamRow.getByText('Held as spam: honeypot')).toBeVisible();
+    await spamRow.getByRole('button', { name: `Not spam: Spammy ${id}` }).click();
+    await expect(toast(page)).toContainText('Moved to the inbox');
+    await expect(spamRow).toHaveCount(0);
+    await page.getByRole('button', { name: 'Inbox' }).click();
+    await expect(page.getByRole('row').filter({ hasText: `Spammy ${id}` })).toBeVisible();
 
-  await page.getByRole('searchbox', { name: 'Search submissions' }).fill(`searchable ${id}`);
-  await expect(page.getByRole('row')).toHaveCount(2); // header + the match
-  await page.getByLabel('Status', { exact: true }).selectOption('completed');
-  await expect(page.getByText('No submissions match these filters.')).toBeVisible();
-  await page.getByLabel('Status', { exact: true }).selectOption('all');
+    await page.getByRole('searchbox', { name: 'Search submissions' }).fill(`searchable ${id}`);
+    await expect(page.getByRole('row')).toHaveCount(2); // header + the match
+    await page.getByLabel('Status', { exact: true }).selectOption('completed');
+    await expect(page.getByText('No submissions match these filters.')).toBeVisible();
+    await page.getByLabel('Status', { exact: true }).selectOption('all');
 
-  const download = page.waitForEvent('download');
-  await page.getByRole('link', { name: 'Export CSV' }).click();
-  const file = await (await download).path();
-  const csv = fs.readFileSync(file, 'utf8');
-  expect(csv).toContain(`"Searchable ${id}"`);
-  expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
-  expect(csv).not.toContain(`Spammy ${id}`);
-});
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const file = await (await download).path();
+    const csv = fs.readFileSync(file, 'utf8');
+    expect(csv).toContain(`"Searchable ${id}"`);
+    expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(csv).not.toContain(`Spammy ${id}`);
+  },
+);
 
 test('[ADMIN][CONTACTS][A11Y]: at 390 px the tab and the Respond dialog fit, work by keyboard and have no axe violations', async ({
   page,
@@ -159,57 +163,61 @@ test('[ADMIN][CONTACTS][A11Y]: at 390 px the tab and the Respond dialog fit, wor
   await expect(respond).toBeFocused();
 });
 
-test('[ADMIN][CONTACTS]: pages of 50 with Load more, the search asked of the server, and the counts from the server', async ({ page }) => {
-  const id = unique();
-  // 51 held as spam (the honeypot filled), so the Spam view's search has a second page; and one inquiry for the inbox.
-  for (let i = 0; i < 51; i++) await submitThroughApi(page, { name: `Pager ${id} ${i}`, website: 'http://bot.example' });
-  await submitThroughApi(page, { name: `Counted ${id}` });
+test(
+  '[ADMIN][CONTACTS]: pages of 50 with Load more, the search asked of the server, and the counts from the server',
+  { tag: '@db' },
+  async ({ page }) => {
+    const id = unique();
+    // 51 held as spam (the honeypot filled), so the Spam view's search has a second page; and one inquiry for the inbox.
+    for (let i = 0; i < 51; i++) await submitThroughApi(page, { name: `Pager ${id} ${i}`, website: 'http://bot.example' });
+    await submitThroughApi(page, { name: `Counted ${id}` });
 
-  await openTab(page, 'Contacts');
-  // The numbers are the counts endpoint's, not a count of the rows the browser holds.
-  await expect(async () => {
-    const counts = (await (await page.request.get('/api/contact-submissions/counts')).json()) as { new: number; spam: number };
-    await expect(page.getByText(counts.new === 1 ? '1 new inquiry' : `${counts.new.toLocaleString('en-US')} new inquiries`)).toBeVisible({
-      timeout: 1000,
-    });
-    await expect(page.getByRole('button', { name: `Spam (${counts.spam.toLocaleString('en-US')})` })).toBeVisible({ timeout: 1000 });
-    await expect(page.getByRole('tab', { name: `Contacts (${counts.new} new)` })).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 30_000 });
+    await openTab(page, 'Contacts');
+    // The numbers are the counts endpoint's, not a count of the rows the browser holds.
+    await expect(async () => {
+      const counts = (await (await page.request.get('/api/contact-submissions/counts')).json()) as { new: number; spam: number };
+      await expect(page.getByText(counts.new === 1 ? '1 new inquiry' : `${counts.new.toLocaleString('en-US')} new inquiries`)).toBeVisible({
+        timeout: 1000,
+      });
+      await expect(page.getByRole('button', { name: `Spam (${counts.spam.toLocaleString('en-US')})` })).toBeVisible({ timeout: 1000 });
+      await expect(page.getByRole('tab', { name: `Contacts (${counts.new} new)` })).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
 
-  await page.getByRole('button', { name: /^Spam/ }).click();
-  const search = page.getByRole('searchbox', { name: 'Search submissions' });
-  // Typing asks the server once it pauses; until that answer the previous rows stay on screen (and
-  // may look the same), so wait for the answer to the whole search before using the list.
-  const searched = page.waitForResponse(
-    (r) => new URL(r.url()).pathname === '/api/contact-submissions' && new URL(r.url()).searchParams.get('q') === `pager ${id}`,
-  );
-  await search.pressSequentially(`pager ${id}`, { delay: 20 });
-  await searched;
-  const rows = page.getByRole('row').filter({ hasText: `Pager ${id}` });
-  await expect(rows).toHaveCount(50);
-  await expect(page.getByText('Showing 50 of 51 submissions')).toBeVisible();
+    await page.getByRole('button', { name: /^Spam/ }).click();
+    const search = page.getByRole('searchbox', { name: 'Search submissions' });
+    // Typing asks the server once it pauses; until that answer the previous rows stay on screen (and
+    // may look the same), so wait for the answer to the whole search before using the list.
+    const searched = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/contact-submissions' && new URL(r.url()).searchParams.get('q') === `pager ${id}`,
+    );
+    await search.pressSequentially(`pager ${id}`, { delay: 20 });
+    await searched;
+    const rows = page.getByRole('row').filter({ hasText: `Pager ${id}` });
+    await expect(rows).toHaveCount(50);
+    await expect(page.getByText('Showing 50 of 51 submissions')).toBeVisible();
 
-  const more = page.getByRole('button', { name: 'Load more' });
-  await expect(more).toBeEnabled();
-  await more.focus();
-  await expect(more).toBeFocused();
-  await page.keyboard.press('Enter');
-  await expect(rows).toHaveCount(51);
-  await expect(page.getByText('Showing 51 of 51 submissions')).toBeVisible();
-  await expect(more).toHaveCount(0);
-  // Newest first: the last one sent is on top, the first one sent comes with the second page.
-  await expect(rows.first()).toContainText(`Pager ${id} 50`);
-  await expect(rows.last()).toContainText(`Pager ${id} 0`);
-  expect(await axeViolations(page)).toEqual([]);
+    const more = page.getByRole('button', { name: 'Load more' });
+    await expect(more).toBeEnabled();
+    await more.focus();
+    await expect(more).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(rows).toHaveCount(51);
+    await expect(page.getByText('Showing 51 of 51 submissions')).toBeVisible();
+    await expect(more).toHaveCount(0);
+    // Newest first: the last one sent is on top, the first one sent comes with the second page.
+    await expect(rows.first()).toContainText(`Pager ${id} 50`);
+    await expect(rows.last()).toContainText(`Pager ${id} 0`);
+    expect(await axeViolations(page)).toEqual([]);
 
-  // A search with a pattern character is taken literally, on the server.
-  await search.fill(`pager ${id} 5%`);
-  await expect(page.getByText('No submissions match these filters.')).toBeVisible();
-  await search.fill(`Counted ${id}`);
-  await page.getByRole('button', { name: 'Inbox' }).click();
-  await expect(page.getByRole('row').filter({ hasText: `Counted ${id}` })).toHaveCount(1);
-  await expect(page.getByText('Showing 1 of 1 submission')).toBeVisible();
-});
+    // A search with a pattern character is taken literally, on the server.
+    await search.fill(`pager ${id} 5%`);
+    await expect(page.getByText('No submissions match these filters.')).toBeVisible();
+    await search.fill(`Counted ${id}`);
+    await page.getByRole('button', { name: 'Inbox' }).click();
+    await expect(page.getByRole('row').filter({ hasText: `Counted ${id}` })).toHaveCount(1);
+    await expect(page.getByText('Showing 1 of 1 submission')).toBeVisible();
+  },
+);
 
 test('[ADMIN][CONTACT-INFO]: a new contact record becomes the one displayed, and the public contact page follows it', async ({
   page,

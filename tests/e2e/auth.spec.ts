@@ -27,7 +27,7 @@ test('[AUTH][SIGN-IN]: a wrong password shows the server message in a destructiv
   await expect(page).toHaveURL(/\/auth$/);
 });
 
-test('[AUTH][SIGN-IN]: sign in without 2FA, the header shows Admin and Logout, logout signs out', async ({ page }) => {
+test('[AUTH][SIGN-IN]: sign in without 2FA, the header shows Admin and Logout, logout signs out', { tag: '@db' }, async ({ page }) => {
   await page.goto('/auth');
   await fillCredentials(page, ADMIN.username, ADMIN.password);
   await page.waitForURL('**/admin');

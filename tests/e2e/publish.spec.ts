@@ -2,7 +2,7 @@ import { ADMIN, expect, test } from './fixtures';
 
 type Status = { state: string; lastPublishedAt: string | null; lastDurationMs: number | null; lastError: string | null };
 
-test('[ADMIN][PUBLISH]: publish now rebuilds the pages and the status shows when', async ({ request, page }) => {
+test('[ADMIN][PUBLISH]: publish now rebuilds the pages and the status shows when', { tag: '@db' }, async ({ request, page }) => {
   expect((await request.get('/api/admin/publish/status')).status()).toBe(401);
   expect((await request.post('/api/login', { data: ADMIN })).status()).toBe(200);
   const before = (await (await request.get('/api/admin/publish/status')).json()) as Status;
@@ -29,7 +29,7 @@ test('[ADMIN][PREVIEW]: signed out, the preview sends the browser to sign in', a
   await expect(page).toHaveURL(/\/auth$/);
 });
 
-test('[ADMIN][PREVIEW]: an administrator gets a never-indexed, never-cached preview page', async ({ page }) => {
+test('[ADMIN][PREVIEW]: an administrator gets a never-indexed, never-cached preview page', { tag: '@db' }, async ({ page }) => {
   expect((await page.request.post('/api/login', { data: ADMIN })).status()).toBe(200);
   const res = await page.goto('/preview/insights/no-such-insight');
   expect(res?.status()).toBe(404);

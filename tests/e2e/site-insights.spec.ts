@@ -28,41 +28,45 @@ test.describe('[SITE][INSIGHTS] the starting articles behind the fixed cards', (
   });
 });
 
-test('[SITE][INSIGHTS] an unpublished article: its card falls back to its fallback link after the rebuild', async ({ page, browser }) => {
-  // Two rebuilds, each up to 90 s on a loaded 2-core machine.
-  test.setTimeout(420_000);
-  const link = FEATURED_INSIGHT_LINKS[FEATURED_INSIGHT_LINKS.length - 1]!;
-  const article = STARTING_INSIGHTS.find((i) => i.slug === link.slug)!;
-  const setPublished = async (on: boolean) => {
-    const list = (await (await page.request.get('/api/admin/insights')).json()) as { id: number; slug: string; version: number }[];
-    const row = list.find((r) => r.slug === link.slug)!;
-    const res = await page.request.patch(`/api/admin/insights/${row.id}`, {
-      data: { isPublished: on, publicationDate: on ? article.publicationDate : null, version: row.version },
-    });
-    expect(res.ok()).toBe(true);
-  };
-  const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });
-  const cardHref = async (href: string) => {
-    await expect(async () => {
-      await visitor.goto('/insights');
-      await expect(cards(visitor).getByRole('link', { name: link.title })).toHaveAttribute('href', href, { timeout: 1000 });
-    }).toPass({ timeout: 200_000, intervals: [1000, 2000] });
-  };
+test(
+  '[SITE][INSIGHTS] an unpublished article: its card falls back to its fallback link after the rebuild',
+  { tag: '@db' },
+  async ({ page, browser }) => {
+    // Two rebuilds, each up to 90 s on a loaded 2-core machine.
+    test.setTimeout(420_000);
+    const link = FEATURED_INSIGHT_LINKS[FEATURED_INSIGHT_LINKS.length - 1]!;
+    const article = STARTING_INSIGHTS.find((i) => i.slug === link.slug)!;
+    const setPublished = async (on: boolean) => {
+      const list = (await (await page.request.get('/api/admin/insights')).json()) as { id: number; slug: string; version: number }[];
+      const row = list.find((r) => r.slug === link.slug)!;
+      const res = await page.request.patch(`/api/admin/insights/${row.id}`, {
+        data: { isPublished: on, publicationDate: on ? article.publicationDate : null, version: row.version },
+      });
+      expect(res.ok()).toBe(true);
+    };
+    const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });
+    const cardHref = async (href: string) => {
+      await expect(async () => {
+        await visitor.goto('/insights');
+        await expect(cards(visitor).getByRole('link', { name: link.title })).toHaveAttribute('href', href, { timeout: 1000 });
+      }).toPass({ timeout: 200_000, intervals: [1000, 2000] });
+    };
 
-  await setPublished(false);
-  try {
-    await cardHref(link.fallback);
-  } finally {
-    await setPublished(true);
-  }
-  await cardHref(`/insights/${link.slug}`);
-  await visitor.close();
-});
+    await setPublished(false);
+    try {
+      await cardHref(link.fallback);
+    } finally {
+      await setPublished(true);
+    }
+    await cardHref(`/insights/${link.slug}`);
+    await visitor.close();
+  },
+);
 
 test.describe('[SITE][SEARCH] the insights search box', () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
-  test('asks nothing until one types; results as one types, announced, by keyboard; axe clean', async ({ page }) => {
+  test('asks nothing until one types; results as one types, announced, by keyboard; axe clean', { tag: '@db' }, async ({ page }) => {
     test.setTimeout(90_000);
     const searches: string[] = [];
     page.on('request', (r) => {
@@ -128,37 +132,41 @@ test.describe('[SITE][SEARCH] the insights search box', () => {
   });
 });
 
-test('[SITE][SEARCH] an article is found once published, and its title shows as text, never as markup', async ({ page, browser }) => {
-  test.setTimeout(240_000);
-  const title = `<img src=x onerror="window.__searchXss=1">Zebrafinch survey ${Date.now().toString(36)}`;
-  const created = await page.request.post('/api/admin/insights', {
-    data: {
-      title,
-      category: 'research',
-      slug: `zebrafinch-${Date.now().toString(36)}`,
-      excerpt: 'A survey of <b>zebrafinch</b> procurement.',
-      content: 'Zebrafinch <script>window.__searchXss=2</script> counts by agency, region and year of award.',
-      readMinutes: 2,
-      authorName: 'Jane Doe',
-      authorTitle: 'Analyst',
-      isPublished: true,
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: number };
-  const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });
-  try {
-    const results = visitor.getByRole('region', { name: 'Search Results' });
-    await expect(async () => {
-      await visitor.goto('/insights');
-      await visitor.getByRole('searchbox', { name: 'Search insights' }).fill('zebrafinch');
-      await expect(results.getByRole('link', { name: title })).toBeVisible({ timeout: 2000 });
-    }).toPass({ timeout: 200_000, intervals: [1000, 2000] });
-    await expect(results.locator('img')).toHaveCount(0);
-    await expect(results.locator('script')).toHaveCount(0);
-    expect(await visitor.evaluate(() => (window as { __searchXss?: number }).__searchXss)).toBeUndefined();
-  } finally {
-    await visitor.close();
-    expect((await page.request.delete(`/api/admin/insights/${id}`)).ok()).toBe(true);
-  }
-});
+test(
+  '[SITE][SEARCH] an article is found once published, and its title shows as text, never as markup',
+  { tag: '@db' },
+  async ({ page, browser }) => {
+    test.setTimeout(240_000);
+    const title = `<img src=x onerror="window.__searchXss=1">Zebrafinch survey ${Date.now().toString(36)}`;
+    const created = await page.request.post('/api/admin/insights', {
+      data: {
+        title,
+        category: 'research',
+        slug: `zebrafinch-${Date.now().toString(36)}`,
+        excerpt: 'A survey of <b>zebrafinch</b> procurement.',
+        content: 'Zebrafinch <script>window.__searchXss=2</script> counts by agency, region and year of award.',
+        readMinutes: 2,
+        authorName: 'Jane Doe',
+        authorTitle: 'Analyst',
+        isPublished: true,
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });
+    try {
+      const results = visitor.getByRole('region', { name: 'Search Results' });
+      await expect(async () => {
+        await visitor.goto('/insights');
+        await visitor.getByRole('searchbox', { name: 'Search insights' }).fill('zebrafinch');
+        await expect(results.getByRole('link', { name: title })).toBeVisible({ timeout: 2000 });
+      }).toPass({ timeout: 200_000, intervals: [1000, 2000] });
+      await expect(results.locator('img')).toHaveCount(0);
+      await expect(results.locator('script')).toHaveCount(0);
+      expect(await visitor.evaluate(() => (window as { __searchXss?: number }).__searchXss)).toBeUndefined();
+    } finally {
+      await visitor.close();
+      expect((await page.request.delete(`/api/admin/insights/${id}`)).ok()).toBe(true);
+    }
+  },
+);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { missingMessage, missingPackages } from '../../scripts/test-prerequisites';
+import { e2eBrowser, missingMessage, missingPackages } from '../../scripts/test-prerequisites';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'prereq-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -18,16 +18,20 @@ function dirWith(name: string, files: Record<string, number>): string {
 describe('[OPS] what npm test needs besides npm packages', () => {
   it('names all four, and the command that installs them, when nothing is there', () => {
     const empty = dirWith('empty', {});
-    const missing = missingPackages({ path: empty, chromium: path.join(empty, 'chromium'), nginx: path.join(empty, 'nginx') });
-    expect(missing).toEqual(['chromium', 'nginx', 'openssl', 'default-jre-headless']);
-    expect(missingMessage(missing)).toContain('apt-get install -y chromium nginx openssl default-jre-headless');
+    const missing = missingPackages({
+      path: empty,
+      browsers: [path.join(empty, 'chromium-headless-shell'), path.join(empty, 'chromium')],
+      nginx: path.join(empty, 'nginx'),
+    });
+    expect(missing).toEqual(['chromium-headless-shell', 'nginx', 'openssl', 'default-jre-headless']);
+    expect(missingMessage(missing)).toContain('apt-get install -y chromium-headless-shell nginx openssl default-jre-headless');
   });
 
   it('finds executables where they are looked for; a file that is not executable does not count', () => {
     const bin = dirWith('bin', { chromium: 0o755, nginx: 0o755, openssl: 0o755, java: 0o755 });
     const where = {
       path: `${dirWith('other', {})}${path.delimiter}${bin}`,
-      chromium: path.join(bin, 'chromium'),
+      browsers: [path.join(bin, 'chromium-headless-shell'), path.join(bin, 'chromium')],
       nginx: path.join(bin, 'nginx'),
     };
     expect(missingPackages(where)).toEqual([]);
@@ -48,6 +52,23 @@ describe('[OPS] what npm test needs besides npm packages', () => {
       encoding: 'utf8',
     });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/apt-get update && apt-get install -y chromium (nginx )?openssl default-jre-headless\n/);
+    expect(run.stderr).toMatch(/apt-get update && apt-get install -y chromium-headless-shell (nginx )?openssl default-jre-headless\n/);
+  });
+
+  it('the end-to-end browser is the headless shell where present, else Chromium; CHROMIUM_PATH alone when set', () => {
+    const both = dirWith('both', { 'chromium-headless-shell': 0o755, chromium: 0o755 });
+    const shell = path.join(both, 'chromium-headless-shell');
+    const chromium = path.join(both, 'chromium');
+    expect(e2eBrowser([shell, chromium])).toBe(shell);
+    const only = dirWith('only-chromium', { chromium: 0o755 });
+    expect(e2eBrowser([path.join(only, 'chromium-headless-shell'), path.join(only, 'chromium')])).toBe(path.join(only, 'chromium'));
+    // Neither installed: the shell's path (the prerequisites check names the package to install).
+    expect(e2eBrowser([path.join(tmp, 'none', 'a'), path.join(tmp, 'none', 'b')])).toBe(path.join(tmp, 'none', 'a'));
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('./scripts/test-prerequisites.ts').then((m) => console.log(m.e2eBrowser()))"],
+      { env: { ...process.env, CHROMIUM_PATH: chromium }, encoding: 'utf8' },
+    );
+    expect(run.stdout.trim()).toBe(chromium);
   });
 });
