@@ -46,9 +46,7 @@ export default defineConfig({
           server: { deps: { external: [/\/dist\/server\//] } },
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          // Two files at a time use both cores; CI, which runs two suites beside two end-to-end
-          // suites, asks for one (INTEGRATION_WORKERS=1): the same work with less switching.
-          maxWorkers: Number(process.env.INTEGRATION_WORKERS) || 2,
+          maxWorkers: 2,
           env: serverTestEnv,
         },
       },
