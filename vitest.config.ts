@@ -17,6 +17,15 @@ const serverTestEnv = {
   CONTACT_NOTIFY_TO: 'leads@harbor-federal-supply.com',
 };
 
+/**
+ * V8 flags of the processes that run the embedded database. PGlite is 9 MB of WebAssembly: V8
+ * compiles it at once with its baseline compiler (Liftoff), then recompiles the busy functions
+ * with its optimising one in background threads. A test file's process lives seconds, too short to
+ * earn that back: Liftoff alone took a file's database from about 2.7 s of CPU to 1.6 s, and ran
+ * 20,000 inserts faster too.
+ */
+const databaseProcessFlags = ['--liftoff-only'];
+
 export default defineConfig({
   test: {
     reporters: reportDir ? ['default', 'json'] : ['default'],
@@ -47,6 +56,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           maxWorkers: 2,
+          execArgv: databaseProcessFlags,
           env: serverTestEnv,
         },
       },
@@ -59,6 +69,7 @@ export default defineConfig({
           // Servers killed, databases cut off: one file at a time, each in its own process.
           pool: 'forks',
           maxWorkers: 1,
+          execArgv: databaseProcessFlags,
           testTimeout: 180_000,
           hookTimeout: 180_000,
           env: serverTestEnv,

@@ -19,8 +19,6 @@ export interface OpenOptions {
   /** Postgres search_path schema (tests isolate each file in its own schema). */
   schemaName?: string;
   migrate?: boolean;
-  /** An in-memory embedded database starts as a copy of this dumped data directory (tests: migrated once, copied per file). */
-  template?: Blob;
 }
 
 function maskUrl(url: string): string {
@@ -35,7 +33,7 @@ function maskUrl(url: string): string {
 
 /** Opens a database and applies pending migrations (one transaction: a failure changes nothing). */
 export async function openDatabase(opts: OpenOptions): Promise<DbHandle> {
-  const handle = opts.url ? await openPostgres(opts.url, opts.schemaName) : await openPglite(opts.dir, opts.template);
+  const handle = opts.url ? await openPostgres(opts.url, opts.schemaName) : await openPglite(opts.dir);
   if (opts.migrate !== false) {
     try {
       // An embedded database on disk is copied before a migration changes it (backup.ts).
@@ -73,7 +71,7 @@ async function openPostgres(url: string, schemaName?: string): Promise<DbHandle>
   return { db, kind: 'postgres', where: maskUrl(url), close: () => sql.end({ timeout: 5 }) };
 }
 
-async function openPglite(dir?: string, template?: Blob): Promise<DbHandle> {
+async function openPglite(dir?: string): Promise<DbHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   // Trigram indexes make the inbox's search fast at any size (migration 0006).
@@ -91,9 +89,7 @@ async function openPglite(dir?: string, template?: Blob): Promise<DbHandle> {
   try {
     client = dir
       ? await PGlite.create(dir, { startParams, extensions: { pg_trgm } })
-      : await PGlite.create(
-          template ? { loadDataDir: template, startParams, extensions: { pg_trgm } } : { startParams, extensions: { pg_trgm } },
-        );
+      : await PGlite.create({ startParams, extensions: { pg_trgm } });
   } catch (err) {
     release();
     throw err;

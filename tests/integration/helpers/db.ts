@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
@@ -31,15 +33,29 @@ export async function createPostgresDatabase(
 }
 
 /**
- * A clean, migrated database for one test file: PGlite in memory by default, or a database of
- * its own on the Postgres server of DATABASE_URL (dropped again on close).
+ * A clean, migrated database for one test file: an embedded one (PGlite) by default, or a database
+ * of its own on the Postgres server of DATABASE_URL; either is removed again on close.
  */
 export async function openTestDatabase(): Promise<DbHandle> {
   const base = process.env.DATABASE_URL;
   if (!base) {
-    // A copy of the database migrated once for the run (helpers/global-setup.ts).
+    // A copy of the data directory migrated once for the run (helpers/global-setup.ts).
     const template = inject('pgliteTemplate');
-    return openDatabase(template ? { template: new Blob([fs.readFileSync(template)]) } : {});
+    if (!template) return openDatabase({});
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-test-'));
+    const dir = path.join(parent, 'pglite');
+    fs.cpSync(template, dir, { recursive: true });
+    const handle = await openDatabase({ dir });
+    return {
+      ...handle,
+      close: async () => {
+        try {
+          await handle.close();
+        } finally {
+          fs.rmSync(parent, { recursive: true, force: true });
+        }
+      },
+    };
   }
   // A copy of the database migrated once for the run (helpers/global-setup.ts); migrating it
   // again finds nothing to apply.
