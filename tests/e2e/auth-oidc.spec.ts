@@ -85,7 +85,22 @@ async function settled(page: Page): Promise<URL> {
   return new URL(page.url());
 }
 
+const LINK_BUTTON = /^Link (Google|Microsoft) and Sign In$/;
+
+/**
+ * The first sign-in of a provider account into an existing account asks for that account's
+ * password once (the link step); later ones do not. Passes it when it is asked.
+ */
+async function linkIfAsked(page: Page): Promise<void> {
+  if ((await settled(page)).searchParams.get('step') !== 'link') return;
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: LINK_BUTTON }).click();
+  // Signed in (the back office), or the code step in its place.
+  await expect(page.getByLabel('Password')).toBeHidden();
+}
+
 async function expectSignedIn(page: Page): Promise<void> {
+  await linkIfAsked(page);
   expect((await settled(page)).pathname).toBe('/admin');
   const me = await page.request.get('/api/user');
   expect(me.status()).toBe(200);
@@ -114,12 +129,26 @@ test('[AUTH][OIDC]: the provider buttons appear only for the providers that are 
 });
 
 for (const provider of ['google', 'microsoft'] as const) {
-  test(`[AUTH][OIDC]: a known account signs in with ${LABEL[provider]}, its ID token bound to a nonce`, async ({ browser }) => {
+  test(`[SECURITY][AUTH][OIDC]: a known account signs in with ${LABEL[provider]} after its password links them once; its ID token bound to a nonce`, async ({
+    browser,
+  }) => {
     const { context, page } = await fresh(browser);
     const before = (await providers.events()).length;
     await toProvider(page, provider);
     await atProvider(page, ADMIN_EMAIL);
+    // Never seen before: no session yet, the account's password first.
+    const at = await settled(page);
+    expect(Object.fromEntries(at.searchParams)).toEqual({ step: 'link', provider });
+    await expect(page.getByText(`An account here already uses the e-mail address of your ${LABEL[provider]} account.`)).toBeVisible();
+    expect((await page.request.get('/api/user')).status()).toBe(401);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: LINK_BUTTON }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid username or password' }).first()).toBeVisible();
+    expect((await page.request.get('/api/user')).status()).toBe(401);
     await expectSignedIn(page);
+    await page.getByRole('tab', { name: 'Account' }).click();
+    const linked = page.getByRole('region', { name: 'Linked Sign-ins' });
+    await expect(linked.getByText(LABEL[provider], { exact: true })).toBeVisible();
     const [token] = await tokenEventsSince(before);
     expect(token).toMatchObject({ provider, type: 'token', forged: false });
     expect(token!.nonce, 'the authorization request carried a nonce').toMatch(/^[\w-]{32}$/);
@@ -260,6 +289,7 @@ test('[SECURITY][AUTH][OIDC]: an account with two factors still asks for its cod
 
   await toProvider(page, 'microsoft');
   await atProvider(page, ADMIN_EMAIL);
+  await linkIfAsked(page);
   await expect(page.getByText('Enter the 6-digit code from your authenticator app')).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/auth');
   expect((await page.request.get('/api/user')).status()).toBe(401);

@@ -14,7 +14,8 @@
  * - `GET /control/events`: each token request answered, `{ provider, type: 'token', iss, nonce }`
  *   or `{ provider, type: 'token-error', error }`, in order;
  * - `POST /control/forge` `{ provider, claims }`: that provider's next ID token carries these claims
- *   instead, signed again with its real key (a provider, or someone holding its key, lying);
+ *   instead (a claim given as null is left out), signed again with its real key (a provider, or
+ *   someone holding its key, lying);
  * - `POST /control/hold`: the next answer for a site (its redirect to `/api/auth/callback/…`) is not
  *   sent there: the page says "Answer held" and `GET /control/held` gives its URL `{ url }`, for a
  *   test to send on, changed or not (a browser stops at no redirect a test could catch).
@@ -109,7 +110,10 @@ function makeProvider({ name, issuer, mount, client, routes, claims, extraClaims
     const lie = forged.get(name);
     if (lie) {
       forged.delete(name);
-      body.id_token = signJwt({ ...decodeJwt(body.id_token), ...lie }, key);
+      const claims = { ...decodeJwt(body.id_token), ...lie };
+      // A claim forged as null is left out of the token altogether.
+      for (const [name, value] of Object.entries(lie)) if (value === null) delete claims[name];
+      body.id_token = signJwt(claims, key);
     }
     const { iss, nonce } = decodeJwt(body.id_token);
     events.push({ provider: name, type: 'token', iss, nonce, forged: Boolean(lie) });

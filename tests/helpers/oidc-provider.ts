@@ -74,7 +74,7 @@ export class OidcProviders {
     return (await fetch(`${this.url}/control/events`)).json() as Promise<TokenEvent[]>;
   }
 
-  /** The provider's next ID token carries these claims instead, signed again with its real key. */
+  /** The provider's next ID token carries these claims instead (null: left out), signed again with its real key. */
   async forgeNextIdToken(provider: OidcProviderName, claims: Record<string, unknown>): Promise<void> {
     const res = await fetch(`${this.url}/control/forge`, { method: 'POST', body: JSON.stringify({ provider, claims }) });
     if (res.status !== 204) throw new Error(`forge: ${res.status}`);

@@ -29,6 +29,8 @@ const PUBLIC = new Set([
   'POST /api/logout',
   'POST /api/register',
   'POST /api/auth/2fa/verify',
+  // The link step of a provider sign-in: the held link's cookie and the account's password.
+  'POST /api/auth/link',
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
   'GET /api/auth/providers',
@@ -45,6 +47,8 @@ const SIGNED_IN = new Set([
   'POST /api/auth/2fa/setup',
   'POST /api/auth/2fa/enable',
   'POST /api/auth/2fa/disable',
+  'GET /api/user/identities',
+  'DELETE /api/user/identities/[id]',
 ]);
 
 const SAMPLE_PARAMS: Record<string, string> = {

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '#lib/api-client.ts';
-import type { LoginInput } from '#shared/schemas/auth.ts';
+import type { LoginInput, ProviderLinkInput } from '#shared/schemas/auth.ts';
 import { ToastProvider, useToast } from '../ui/toast';
 import { CodeForm } from './code-form';
 import { CredentialsForm } from './credentials-form';
+import { LinkForm } from './link-form';
 
 interface SessionUserView {
   username: string;
@@ -23,9 +24,12 @@ interface LoginAnswer {
  */
 function signInError(code: string): string {
   if (code === 'locked') return 'Too many failed sign-in attempts. The account is locked for 10 minutes.';
+  if (code === 'email_not_verified') return 'The provider has not verified the e-mail address of that account, so it cannot sign in here.';
   if (code === 'signup_disabled') return 'No account here uses that e-mail address. Ask an administrator to create one.';
   return 'The sign-in with the provider could not be completed. Please try again.';
 }
+
+const PROVIDER_NAMES: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
 
 /** The header's non-secret hint: ask the server only when a session may exist. */
 function mayBeSignedIn(): boolean {
@@ -34,7 +38,9 @@ function mayBeSignedIn(): boolean {
 
 function SignIn() {
   const toast = useToast();
-  const [step, setStep] = useState<'credentials' | 'code'>('credentials');
+  const [step, setStep] = useState<'credentials' | 'code' | 'link'>('credentials');
+  /** The provider of the link step (its name as people read it). */
+  const [linking, setLinking] = useState('');
   const [username, setUsername] = useState('');
   const [method, setMethod] = useState<'app' | 'email'>('email');
   const [signedOut, setSignedOut] = useState(false);
@@ -50,6 +56,10 @@ function SignIn() {
       setUsername(params.get('username')!);
       setMethod(params.get('method') === 'app' ? 'app' : 'email');
       setStep('code');
+    }
+    if (params.get('step') === 'link') {
+      setLinking(PROVIDER_NAMES[params.get('provider') ?? ''] ?? 'the provider');
+      setStep('link');
     }
     if (params.has('signed-out')) {
       setSignedOut(true);
@@ -79,35 +89,48 @@ function SignIn() {
     window.location.assign('/admin');
   };
 
-  const login = async (values: LoginInput) => {
-    setFailure(undefined);
-    try {
-      const answer = await api.post<LoginAnswer>('/api/login', values);
-      if (answer.requires2FA && !answer.user) {
-        setUsername(values.username);
-        setMethod(answer.twoFactorMethod ?? 'email');
-        setStep('code');
-      } else if (answer.user) {
-        welcome(answer.user);
-      }
-    } catch (err) {
-      const message = errorMessage(err, 'Login failed');
-      setFailure(message);
-      toast({ variant: 'destructive', title: 'Login failed', description: message });
+  /** A password step's answer: signed in, or the code step next. */
+  const answered = (answer: LoginAnswer, login: string) => {
+    if (answer.requires2FA && !answer.user) {
+      setUsername(login);
+      setMethod(answer.twoFactorMethod ?? 'email');
+      setStep('code');
+    } else if (answer.user) {
+      welcome(answer.user);
     }
   };
 
-  const verify = async (token: string) => {
+  /** One step's call: a refusal is said beside the form and in a toast. */
+  const attempt = async (call: () => Promise<void>, fallback: string, title: string) => {
     setFailure(undefined);
     try {
-      const answer = await api.post<{ user: SessionUserView }>('/api/auth/2fa/verify', { username, token });
-      welcome(answer.user);
+      await call();
     } catch (err) {
-      const message = errorMessage(err, 'Two-factor verification failed');
+      const message = errorMessage(err, fallback);
       setFailure(message);
-      toast({ variant: 'destructive', title: 'Verification failed', description: message });
+      toast({ variant: 'destructive', title, description: message });
     }
   };
+
+  const login = (values: LoginInput) =>
+    attempt(async () => answered(await api.post<LoginAnswer>('/api/login', values), values.username), 'Login failed', 'Login failed');
+
+  const link = (values: ProviderLinkInput) =>
+    attempt(
+      async () => {
+        const answer = await api.post<LoginAnswer & { username?: string }>('/api/auth/link', values);
+        answered(answer, answer.username ?? '');
+      },
+      'Login failed',
+      'Login failed',
+    );
+
+  const verify = (token: string) =>
+    attempt(
+      async () => welcome((await api.post<{ user: SessionUserView }>('/api/auth/2fa/verify', { username, token })).user),
+      'Two-factor verification failed',
+      'Verification failed',
+    );
 
   return (
     <div>
@@ -118,6 +141,17 @@ function SignIn() {
       <div className="mt-6">
         {step === 'credentials' ? (
           <CredentialsForm defaultUsername={username} providers={providers} failure={failure} onSubmit={login} />
+        ) : step === 'link' ? (
+          <LinkForm
+            provider={linking}
+            failure={failure}
+            onSubmit={link}
+            onBack={() => {
+              setFailure(undefined);
+              history.replaceState(null, '', window.location.pathname);
+              setStep('credentials');
+            }}
+          />
         ) : (
           <CodeForm
             method={method}

@@ -10,7 +10,8 @@ import { accounts, sessions, users, verifications } from '../db/schema';
 import { env } from '../env';
 import { hashPassword, verifyPassword } from './password';
 import { COOKIE_PREFIX } from './cookies';
-import { linkingProviders, providerPlugins } from './providers';
+import { checkProviderUser, mayCreateAccount } from './provider-link';
+import { providerPlugins } from './providers';
 import { authSecret } from './secret';
 
 /** Sessions end after 30 minutes idle (SESSION_IDLE_SECONDS) and 12 hours at most. */
@@ -81,6 +82,8 @@ function createAuth(db: Db, secure: boolean) {
       },
     },
     user: {
+      // A provider signs in, signs up or links only with an address it has verified (./provider-link.ts).
+      validateUserInfo: checkProviderUser,
       additionalFields: {
         role: { type: 'string', input: false, defaultValue: 'user', required: false },
         twoFactorEnabled: { type: 'boolean', input: false, defaultValue: false, required: false },
@@ -96,11 +99,25 @@ function createAuth(db: Db, secure: boolean) {
     account: {
       accountLinking: {
         enabled: true,
-        trustedProviders: linkingProviders(e),
-        // No address here is verified by mail: with registration closed an administrator made each
-        // account for its address, so a provider vouching for that address may sign into it; with
-        // registration open anyone could have claimed an address first, so no provider links.
+        // Trusted here means better-auth goes on to our checks: the address must be marked verified
+        // (user.validateUserInfo), and even then its link is held (databaseHooks below) until the
+        // account's password is given.
+        trustedProviders: ['google', 'microsoft'],
+        // No address here is verified by mail: with registration open anyone could have claimed an
+        // address first, so no provider links at all.
         requireLocalEmailVerified: e.ALLOW_REGISTRATION,
+      },
+    },
+    databaseHooks: {
+      account: {
+        create: {
+          before: async (account, ctx) => {
+            if (account.providerId === 'credential') return undefined;
+            // Inside better-auth's transaction: a user with no way in yet is one this sign-up made.
+            const existing = ctx ? await ctx.context.internalAdapter.findAccounts(account.userId) : undefined;
+            return existing && mayCreateAccount(account, existing.length === 0) ? undefined : false;
+          },
+        },
       },
     },
     // Google and Microsoft come as plugins (./providers.ts): each verifies the ID token it gets.

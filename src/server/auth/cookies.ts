@@ -34,14 +34,22 @@ export function hintCookie(signedIn: boolean, secure: boolean, maxAgeSeconds: nu
   return serializeCookie(HINT_COOKIE, signedIn ? '1' : '', { maxAgeSeconds: signedIn ? maxAgeSeconds : 0, httpOnly: false, secure });
 }
 
-export function challengeCookie(value: string | null, secure: boolean): string {
-  return serializeCookie(CHALLENGE_COOKIE, value ?? '', {
-    maxAgeSeconds: value ? CHALLENGE_TTL_MS / 1000 : 0,
+/**
+ * A cookie that binds one step of signing in to the step before it (the code step, the provider
+ * link step): HttpOnly, Strict, sent to /api/auth only; null clears it.
+ */
+export function signInStepCookie(name: string, value: string | null, ttlMs: number, secure: boolean): string {
+  return serializeCookie(name, value ?? '', {
+    maxAgeSeconds: value ? ttlMs / 1000 : 0,
     httpOnly: true,
     secure,
     path: '/api/auth',
     sameSite: 'Strict',
   });
+}
+
+export function challengeCookie(value: string | null, secure: boolean): string {
+  return signInStepCookie(CHALLENGE_COOKIE, value, CHALLENGE_TTL_MS, secure);
 }
 
 export function readCookie(request: Request, name: string): string | undefined {

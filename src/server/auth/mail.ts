@@ -46,3 +46,33 @@ export function queuePasswordResetLink(tx: Tx, to: string, link: string, minutes
     ].join('\n'),
   });
 }
+
+const from = (ip?: string) => (ip ? ` (from the address ${ip})` : '');
+
+export function queueProviderLinked(tx: Tx, to: string, provider: string, ip?: string): Promise<number> {
+  return enqueueMail(tx, {
+    kind: 'auth.provider-linked',
+    to,
+    subject: `A ${provider} sign-in was linked to your account`,
+    text: [
+      `Someone signed in with ${provider} and entered your account's password${from(ip)}, so that ${provider} account`,
+      'can now sign into yours.',
+      '',
+      'If this was you, there is nothing to do. If it was not, sign in, remove the link in the Account tab',
+      '(Linked sign-ins), change your password and turn on two-factor authentication.',
+    ].join('\n'),
+  });
+}
+
+export function queueProviderUnlinked(tx: Tx, to: string, provider: string, ip?: string): Promise<number> {
+  return enqueueMail(tx, {
+    kind: 'auth.provider-unlinked',
+    to,
+    subject: `A ${provider} sign-in was removed from your account`,
+    text: [
+      `The ${provider} sign-in linked to your account was removed${from(ip)}; it no longer signs into it.`,
+      '',
+      'If this was not you, sign in and change your password: someone else has been in your account.',
+    ].join('\n'),
+  });
+}

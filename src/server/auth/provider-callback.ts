@@ -6,17 +6,31 @@ import { getAuth, sessionCookieName } from './better-auth';
 import { now } from './clock';
 import { challengeCookie, hintCookie, isSecureRequest, serializeCookie } from './cookies';
 import { SESSION_MAX_MS } from './better-auth';
+import { holdLink, linkCookie, runProviderCallback } from './provider-link';
 import { createChallenge } from './two-factor';
 
 /**
  * Runs better-auth's OAuth callback, then applies our rules to the session it made: a locked
  * account gets none; an account with 2FA trades it for a pending challenge and the code step on
  * /auth (a provider sign-in never skips the second factor); otherwise the header hint is set.
+ * A new provider identity for an existing account makes no session: the sign-in page asks for
+ * that account's password first (./provider-link.ts).
  */
 export async function finishProviderSignIn(db: Db, request: Request, ipAddress?: string): Promise<Response> {
   const secure = isSecureRequest(request, env().SITE_URL);
   const auth = getAuth(db, secure);
-  const res = await auth.handler(request);
+  const { result: res, held } = await runProviderCallback(() => auth.handler(request));
+  if (held) {
+    const raw = await holdLink(db, held);
+    const headers = new Headers({
+      location: `/auth?step=link&provider=${encodeURIComponent(held.providerId)}`,
+      'cache-control': 'no-store',
+    });
+    // better-auth's own cookies (its state cookie cleared) go along; it set no session.
+    for (const c of res.headers.getSetCookie()) headers.append('set-cookie', c);
+    headers.append('set-cookie', linkCookie(raw, secure));
+    return new Response(null, { status: 302, headers });
+  }
   const name = await sessionCookieName(auth);
   const setCookies = res.headers.getSetCookie();
   const sessionSet = setCookies.find((c) => c.startsWith(`${name}=`) && !/max-age=0/i.test(c));

@@ -83,17 +83,6 @@ function microsoftProvider(e: Env, clientId: string, clientSecret: string): Bett
   };
 }
 
-/**
- * The providers whose e-mail address signs into the account that has it, verified or not: Google
- * (it only asserts addresses it has verified), and Microsoft when MICROSOFT_TENANT_ID names one
- * organisation, whose administrators set its addresses. With `common`, `organizations` or
- * `consumers`, any tenant could claim any address: Microsoft's must then come marked verified.
- */
-export function linkingProviders(e: Env): string[] {
-  const tenant = e.MICROSOFT_TENANT_ID ?? 'common';
-  return ['common', 'organizations', 'consumers'].includes(tenant.toLowerCase()) ? ['google'] : ['google', 'microsoft'];
-}
-
 /** The configured providers' plugins (a provider needs its client ID and secret). */
 export function providerPlugins(e: Env): BetterAuthPlugin[] {
   const plugins: BetterAuthPlugin[] = [];

@@ -1,9 +1,12 @@
 import type { Db } from '../db/client';
 import type { User } from '../db/schema';
-import { HttpError } from '../http';
+import { env } from '../env';
+import { HttpError, json } from '../http';
+import { challengeCookie, isSecureRequest, withCookies } from './cookies';
 import { findUserByLogin } from '../services/users';
 import { checkPassword, credentialHash } from './credentials';
 import { LOCKED, assertNotLocked, clearFailures, keyLocked, recordFailure, recordKeyFailure, type SignInClient } from './lockout';
+import { issueSession } from './session';
 import { createChallenge } from './two-factor';
 
 /** One answer for an unknown user and a wrong password, so neither reveals which accounts exist. */
@@ -43,4 +46,31 @@ export async function signInWithPassword(
   if (user.twoFactorEnabled) return { kind: 'challenge', user, challenge: await createChallenge(db, user, ipAddress) };
   await clearFailures(db, user, client);
   return { kind: 'session', user };
+}
+
+/**
+ * The answer of a sign-in whose password was right (POST /api/login, the provider link step):
+ * a session, or with two factors the code step (its challenge in an HttpOnly cookie and
+ * `twoFactorMethod`, 'app' when the account has an authenticator app, else 'email').
+ * `cookies` go along either way; `codeStep` adds to the code step's answer.
+ */
+export async function answerSignIn(
+  db: Db,
+  request: Request,
+  outcome: PasswordOutcome,
+  ipAddress: string | undefined,
+  cookies: string[] = [],
+  codeStep: Record<string, string> = {},
+): Promise<Response> {
+  if (outcome.kind === 'challenge') {
+    const twoFactorMethod = outcome.user.twoFactorSecret ? 'app' : 'email';
+    const message = 'Check your email for a 6-digit verification code';
+    const body = { success: true, message, user: null, requires2FA: true, twoFactorMethod, ...codeStep };
+    return withCookies(json(body), [...cookies, challengeCookie(outcome.challenge, isSecureRequest(request, env().SITE_URL))]);
+  }
+  const session = await issueSession(db, request, outcome.user.id, ipAddress);
+  return withCookies(json({ success: true, message: 'Login successful', user: session.user, requires2FA: false }), [
+    ...cookies,
+    ...session.cookies,
+  ]);
 }

@@ -110,3 +110,7 @@ export const resetPasswordSchema = z
   })
   .refine(passwordsMatch.check, passwordsMatch.params);
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+
+/** The sign-in page's link step: the password of the account a provider sign-in would be linked to. */
+export const providerLinkSchema = z.object({ password: loginSchema.shape.password });
+export type ProviderLinkInput = z.infer<typeof providerLinkSchema>;

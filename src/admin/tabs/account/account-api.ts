@@ -51,3 +51,25 @@ export function useDisableTwoFactor() {
     onSuccess: refresh,
   });
 }
+
+export interface LinkedIdentity {
+  id: string;
+  provider: string;
+  name: string;
+  linkedAt: string;
+}
+
+const identitiesKey = ['user', 'identities'] as const;
+
+export const identitiesQuery = queryOptions({
+  queryKey: identitiesKey,
+  queryFn: () => api.get<{ identities: LinkedIdentity[] }>('/api/user/identities').then((r) => r.identities),
+});
+
+export function useUnlinkIdentity() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<{ message: string }>(`/api/user/identities/${encodeURIComponent(id)}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: identitiesKey }),
+  });
+}

@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { lazyNamed } from '../../components/lazy-form';
 import { LoadingRows } from '../../components/load-state';
 import { currentUserQuery } from './account-api';
+import { LinkedSignInsCard } from './linked-sign-ins-card';
 import { TwoFactorCard } from './two-factor-card';
 import { errorMessage } from '#lib/api-client.ts';
 
@@ -13,7 +14,8 @@ const ChangePasswordCard = lazyNamed(() => import('./change-password-card'), 'Ch
 const formatDate = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * Account tab (SPEC 2.15): who is signed in, Change Password, Two-Factor Authentication.
+ * Account tab (SPEC 2.15): who is signed in, Change Password, Two-Factor Authentication, and the
+ * provider sign-ins (Google, Microsoft) linked to the account.
  * The back-office shell lazy-loads this module inside its QueryClientProvider and ToastProvider.
  */
 function AccountTab() {
@@ -51,6 +53,7 @@ function AccountTab() {
         <ChangePasswordCard />
       </Suspense>
       <TwoFactorCard />
+      <LinkedSignInsCard />
     </div>
   );
 }
