@@ -153,3 +153,77 @@ describe('[SECURITY][SVG] SVG checked as a parsed tree (namespaces, an allowlist
     expect((ai as { stored: string }).stored).toContain('.st1{fill:#0F766E;}');
   });
 });
+
+const NS = 'xmlns="http://www.w3.org/2000/svg"';
+
+describe('[SECURITY][SVG] the text checks read the file as it will be stored: comments and CDATA gone', () => {
+  // Each was accepted when the text checks ran before comments were dropped: the stored file then
+  // held `@import "http://…"` or `url(http://…)`.
+  it.each([
+    ['@im<!---->port', `<svg ${NS}><style>@im<!---->port "http://x.example/a.css";</style></svg>`, 'an external style reference'],
+    ['u<!---->rl(', `<svg ${NS}><style>rect{fill:u<!---->rl(http://x.example/p)}</style><rect width="9" height="9"/></svg>`, 'url()'],
+    ['<![CDATA[@im]]>port', `<svg ${NS}><style><![CDATA[@im]]>port "http://x.example/a.css";</style></svg>`, 'an external style reference'],
+    [
+      'image-<!---->set(',
+      `<svg ${NS}><style>rect{fill:image-<!---->set("http://x.example/a.png" 1x)}</style></svg>`,
+      'an external style reference',
+    ],
+    ['da<!---->ta:', `<svg ${NS}><style>rect{fill:url(da<!---->ta:image/png;base64,AAAA)}</style></svg>`, 'url'],
+    [
+      '@im<!-- x -->port in two comments',
+      `<svg ${NS}><style>@<!--a-->im<!--b-->port url(http://x.example/a.css);</style></svg>`,
+      'external',
+    ],
+  ])('refuses %s', async (_what, svg, reason) => {
+    const answer = await uploaded(svg);
+    expect(answer).toEqual({ refused: expect.stringContaining(reason) });
+  });
+
+  it('keeps a style split by a comment that says nothing outside, stored as one text', async () => {
+    expect(await uploaded(`<svg ${NS}><style>rect{fill:<!-- brand -->#123456}</style><rect width="9" height="9"/></svg>`)).toEqual({
+      stored: `<svg ${NS}><style>rect{fill:#123456}</style><rect width="9" height="9"/></svg>`,
+    });
+  });
+});
+
+describe('[SECURITY][SVG] bounded in size, depth and <use> expansion, checked without recursion', () => {
+  /** Uses of uses of uses: `levels` of ten copies each over ten rectangles ("billion laughs" without entities). */
+  const laughs = (levels: number) => {
+    let defs = `<g id="l0">${'<rect width="1" height="1"/>'.repeat(10)}</g>`;
+    for (let i = 1; i <= levels; i++) defs += `<g id="l${i}">${`<use href="#l${i - 1}"/>`.repeat(10)}</g>`;
+    return `<svg ${NS}><defs>${defs}</defs><use href="#l${levels}"/></svg>`;
+  };
+
+  it('refuses a 1 KB chain of <use> that would draw a million elements', async () => {
+    const svg = laughs(5);
+    expect(svg.length).toBeLessThan(1500);
+    expect(await uploaded(svg)).toEqual({ refused: expect.stringContaining('<use> references that draw more than 10,000 elements') });
+  });
+
+  it('keeps a sprite whose uses draw a few hundred elements', async () => {
+    expect(await uploaded(laughs(1))).toHaveProperty('stored');
+  });
+
+  it('refuses a <use> that draws itself, directly or through an ancestor', async () => {
+    for (const svg of [
+      `<svg ${NS}><g id="x"><use href="#x"/></g></svg>`,
+      `<svg ${NS} xmlns:xlink="http://www.w3.org/1999/xlink"><g id="a"><g id="b"><use xlink:href="#a"/></g></g></svg>`,
+    ]) {
+      expect(await uploaded(svg)).toEqual({ refused: expect.stringContaining('a <use> that draws itself') });
+    }
+  });
+
+  it('refuses 20,000 and 10,000 nested groups with a 400 (no stack overflow), and keeps 150', async () => {
+    const nested = (n: number) => `<svg ${NS}>${'<g>'.repeat(n)}<rect width="1" height="1"/>${'</g>'.repeat(n)}</svg>`;
+    expect(await uploaded(nested(20_000))).toEqual({ refused: expect.stringContaining('more than 20,000 elements') });
+    expect(await uploaded(nested(10_000))).toEqual({ refused: expect.stringContaining('elements nested more than 200 deep') });
+    expect(await uploaded(nested(150))).toHaveProperty('stored');
+  });
+
+  it('refuses 300,000 rectangles (2 MB) and a 5 MB file of them before building a tree of them', async () => {
+    for (const count of [300_000, (5 * 1024 * 1024) / 16]) {
+      const svg = `<svg ${NS}>${'<rect width="1"/>'.repeat(count)}</svg>`;
+      expect(await uploaded(svg)).toEqual({ refused: expect.stringContaining('more than 20,000 elements') });
+    }
+  });
+});

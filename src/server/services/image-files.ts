@@ -206,9 +206,11 @@ async function variantsOf(bytes: Buffer, widths: number[]): Promise<ProcessedIma
 
 async function processSvg(input: Buffer): Promise<ProcessedImage> {
   const text = utf8(input)!;
-  // The text checks first, then the parsed tree against the allowlist; the checked tree is stored.
+  // The parsed tree against the allowlist (comments, metadata and CDATA gone), serialized; then the
+  // text checks on the file as received and on what will be stored, which is what a browser reads
+  // (`@im<!---->port` is two harmless texts in the one and `@import` in the other).
   const tree = checkSvgTree(text);
-  const problem = svgProblem(text) ?? ('problem' in tree ? tree.problem : null);
+  const problem = svgProblem(text) ?? ('problem' in tree ? tree.problem : svgProblem(tree.svg));
   if (problem || 'problem' in tree)
     throw new HttpError(400, `This SVG was refused because it contains ${problem}. Export it without scripts or external references.`);
   const checked = Buffer.from(tree.svg, 'utf8');

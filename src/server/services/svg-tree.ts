@@ -1,5 +1,5 @@
 /**
- * The second check of an uploaded SVG, after the text checks of `svgProblem` (image-files.ts): the
+ * The first check of an uploaded SVG, before the text checks of `svgProblem` (image-files.ts): the
  * document parsed by a namespace-aware XML parser (@xmldom/xmldom), every element and attribute
  * held against an allowlist by namespace URI and local name. A prefix is only a name: an element
  * is what its namespace says it is, so `<é:script xmlns:é="http://www.w3.org/1999/xhtml">` is an
@@ -78,8 +78,19 @@ const isInternal = (value: string) => value.trim().startsWith('#');
 
 export type SvgTreeResult = { problem: string } | { svg: string };
 
+/**
+ * Bounds on what a logo may cost a browser or this server. Elements are counted in the text before
+ * anything is parsed (a parsed tree costs a few hundred bytes an element: 300,000 `<rect/>` in
+ * 2 MB once held 667 MB); depth is bounded so nothing walks the tree by recursion into a stack
+ * overflow; `<use>` is expanded by counting, so a chain of uses that copies a copy of a copy
+ * ("billion laughs" without entities: Chromium never finishes drawing it) is refused.
+ */
+export const SVG_LIMITS = { elements: 20_000, depth: 200, drawn: 10_000 } as const;
+
 /** The checked SVG to store, or why it is refused (completing "This SVG was refused because it contains …"). */
 export function checkSvgTree(text: string): SvgTreeResult {
+  if ((text.match(/<[A-Za-z_\u00C0-\uFFFF]/g)?.length ?? 0) > SVG_LIMITS.elements)
+    return { problem: `more than ${SVG_LIMITS.elements.toLocaleString('en-US')} elements` };
   const errors: string[] = [];
   let doc: ReturnType<DOMParser['parseFromString']>;
   try {
@@ -95,7 +106,7 @@ export function checkSvgTree(text: string): SvgTreeResult {
   if (errors.length > 0 || !root) return { problem: 'markup that is not well-formed XML' };
   if (root.namespaceURI !== SVG || root.localName !== 'svg')
     return { problem: `a <${root.nodeName}> root element outside the SVG namespace` };
-  const problem = checkElement(root);
+  const problem = checkElements(root) ?? useExpansionProblem(root);
   if (problem) return { problem };
   for (let n = doc.firstChild; n;) {
     const next = n.nextSibling;
@@ -105,27 +116,100 @@ export function checkSvgTree(text: string): SvgTreeResult {
   return { svg: new XMLSerializer().serializeToString(doc) };
 }
 
-function checkElement(el: Element): string | null {
-  for (const attr of Array.from(el.attributes) as Attr[]) {
-    const problem = checkAttribute(el, attr);
-    if (problem) return problem;
-  }
-  for (let n: Node | null = el.firstChild; n;) {
-    const next = n.nextSibling;
-    if (n.nodeType === n.ELEMENT_NODE) {
-      const child = n as Element;
-      if (child.namespaceURI && EDITOR_NAMESPACES.has(child.namespaceURI)) el.removeChild(child);
-      else if (child.namespaceURI !== SVG || !SVG_ELEMENTS.has(child.localName ?? '')) return `a <${child.nodeName}> element`;
-      else {
-        const problem = checkElement(child);
-        if (problem) return problem;
-      }
-    } else if (n.nodeType === n.COMMENT_NODE || n.nodeType === n.PROCESSING_INSTRUCTION_NODE) {
-      el.removeChild(n);
+/**
+ * Every element and attribute against the allowlist, iteratively (a stack, not recursion). Design
+ * tools' elements, comments and processing instructions are dropped; a CDATA section becomes plain
+ * text, so what is serialized, and then checked as text, reads as a browser reads it
+ * (`<![CDATA[@im]]>port` is `@import`).
+ */
+function checkElements(root: Element): string | null {
+  const stack: { el: Element; depth: number }[] = [{ el: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { el, depth } = stack.pop()!;
+    if (depth > SVG_LIMITS.depth) return `elements nested more than ${SVG_LIMITS.depth} deep`;
+    for (const attr of Array.from(el.attributes) as Attr[]) {
+      const problem = checkAttribute(el, attr);
+      if (problem) return problem;
     }
-    n = next;
+    for (let n: Node | null = el.firstChild; n;) {
+      const next = n.nextSibling;
+      if (n.nodeType === n.ELEMENT_NODE) {
+        const child = n as Element;
+        if (child.namespaceURI && EDITOR_NAMESPACES.has(child.namespaceURI)) el.removeChild(child);
+        else if (child.namespaceURI !== SVG || !SVG_ELEMENTS.has(child.localName ?? '')) return `a <${child.nodeName}> element`;
+        else stack.push({ el: child, depth: depth + 1 });
+      } else if (n.nodeType === n.COMMENT_NODE || n.nodeType === n.PROCESSING_INSTRUCTION_NODE) {
+        el.removeChild(n);
+      } else if (n.nodeType === n.CDATA_SECTION_NODE) {
+        el.replaceChild(el.ownerDocument!.createTextNode((n as unknown as { data: string }).data), n);
+      }
+      n = next;
+    }
+    // Text split by a dropped comment is one text again, as the serialized file will read.
+    el.normalize();
   }
   return null;
+}
+
+const internalTarget = (use: Element): string | null => {
+  const href = use.getAttribute('href') ?? use.getAttributeNS(XLINK, 'href');
+  return href && isInternal(href) ? href.trim().slice(1) : null;
+};
+
+/**
+ * How many elements the document draws once every `<use>` is replaced by a copy of what it
+ * references (uses of uses multiply), counted without copying anything, and refused above
+ * SVG_LIMITS.drawn; a `<use>` that references itself or an ancestor is refused too.
+ */
+function useExpansionProblem(root: Element): string | null {
+  const byId = new Map<string, Element>();
+  const all: Element[] = [];
+  for (const stack = [root]; stack.length > 0;) {
+    const el = stack.pop()!;
+    all.push(el);
+    const id = el.getAttribute('id');
+    if (id && !byId.has(id)) byId.set(id, el);
+    for (let n: Node | null = el.firstChild; n; n = n.nextSibling) if (n.nodeType === n.ELEMENT_NODE) stack.push(n as Element);
+  }
+  if (!all.some((el) => el.localName === 'use')) return null;
+  const cap = SVG_LIMITS.drawn + 1;
+  const drawn = new Map<Element, number>();
+  const visiting = new Set<Element>();
+  const children = (el: Element): Element[] => {
+    const out: Element[] = [];
+    for (let n: Node | null = el.firstChild; n; n = n.nextSibling) if (n.nodeType === n.ELEMENT_NODE) out.push(n as Element);
+    if (el.localName === 'use') {
+      const target = byId.get(internalTarget(el) ?? '');
+      if (target) out.push(target);
+    }
+    return out;
+  };
+  // Depth-first with an explicit stack: an element's count is known once all it draws are counted.
+  const stack: { el: Element; expanded: boolean }[] = [{ el: root, expanded: false }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (drawn.has(top.el)) {
+      stack.pop();
+      continue;
+    }
+    if (!top.expanded) {
+      top.expanded = true;
+      visiting.add(top.el);
+      for (const child of children(top.el)) {
+        if (visiting.has(child)) return 'a <use> that draws itself';
+        if (!drawn.has(child)) stack.push({ el: child, expanded: false });
+      }
+      continue;
+    }
+    stack.pop();
+    visiting.delete(top.el);
+    let total = 1;
+    for (const child of children(top.el)) total = Math.min(cap, total + (drawn.get(child) ?? 0));
+    drawn.set(top.el, total);
+  }
+  return (drawn.get(root) ?? 0) > SVG_LIMITS.drawn
+    ? `<use> references that draw more than ${SVG_LIMITS.drawn.toLocaleString('en-US')} elements`
+    : null;
 }
 
 function checkAttribute(el: Element, attr: Attr): string | null {
