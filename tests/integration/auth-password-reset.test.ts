@@ -144,6 +144,17 @@ describe('password reset by e-mailed link', { timeout: 120_000 }, () => {
     expect(JSON.stringify(audit)).not.toContain(token);
   });
 
+  it('[SECURITY][AUTH][RESET]: a reset to the current password is refused and keeps the link', async () => {
+    const current = 'Violet harbor lanterns glowing';
+    const user = await makeUser(server, 'reset-same', current);
+    await forgot(user.email);
+    const token = await mailedToken(user.email);
+    const same = await reset(token, current);
+    expect([same.status, (await same.json()).message]).toEqual([400, 'New password must be different from the current password']);
+    expect((await reset(token, STRONG)).status).toBe(200);
+    expect((await passwordStep(server, user.username, STRONG)).res.status).toBe(200);
+  });
+
   it('[AUTH][RESET]: a link older than 30 minutes is refused; a newer link replaces an older one', async () => {
     const user = await makeUser(server, 'reset-expiry');
     await forgot(user.email);

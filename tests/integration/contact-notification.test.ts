@@ -203,7 +203,7 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
     expect(rows.filter((r) => r.heldForDigest)).toHaveLength(CONTACT_FLOOD.allowancePerHour - immediatePerHour());
   });
 
-  it('only far past any human rate is a message refused, and the refusal says how else to reach the business', async () => {
+  it('[LEADS][FLOOD]: only far past any human rate is a message refused, and the refusal says how else to reach the business and when to try again', async () => {
     // The day's count for this address, as if the flood above had gone on to the hard ceiling.
     await post(valid);
     await s.db.update(rateLimits).set({ count: CONTACT_FLOOD.ceilingPerDay }).where(like(rateLimits.key, 'contact:day:%'));
@@ -211,9 +211,10 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
     const before = await count();
     const res = await post(valid);
     expect(res.status).toBe(429);
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The day's ceiling: the text says when, from its own Retry-After (a day, not "an hour").
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(23.5 * 3600);
     expect((await res.json()).message).toBe(
-      'We are receiving an unusually high number of messages and could not accept yours right now. Please email us at sales@harbor-federal.com, or try again in an hour.',
+      'We are receiving an unusually high number of messages and could not accept yours right now. Please email us at sales@harbor-federal.com, or try again in 24 hours.',
     );
     expect(await count()).toBe(before);
   });

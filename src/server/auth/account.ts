@@ -9,6 +9,7 @@ import { hashPassword } from './password';
 import { endOtherSessions } from './session';
 
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+export const SAME_PASSWORD = 'New password must be different from the current password';
 
 /** The full user row (with 2FA columns) for the signed-in user. */
 export async function loadUser(db: Db, userId: string): Promise<User> {
@@ -29,7 +30,7 @@ export async function changePassword(
   input: ChangePasswordInput,
 ): Promise<void> {
   await requireCurrentPassword(db, userId, input.currentPassword);
-  if (input.newPassword === input.currentPassword) throw new HttpError(400, 'New password must be different from the current password');
+  if (input.newPassword === input.currentPassword) throw new HttpError(400, SAME_PASSWORD);
   const [owner] = await db
     .select({ username: users.username, email: users.email, name: users.name })
     .from(users)

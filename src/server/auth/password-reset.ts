@@ -11,7 +11,9 @@ import { log } from '../log';
 import { recordAudit } from '../services/audit';
 import { enforce, hit } from '../services/rate-limit';
 import { setPassword } from '../services/users';
+import { SAME_PASSWORD } from './account';
 import { now } from './clock';
+import { checkPassword, credentialHash } from './credentials';
 import { queuePasswordResetLink } from './mail';
 
 /** A reset link works once, for 30 minutes. */
@@ -86,7 +88,7 @@ async function issueResetLink(db: Db, email: string, ip: string | undefined, at:
 /**
  * Sets the new password from a reset link: the same strength rules as a password change, every
  * session of the account ended, the lockout lifted. Two-factor stays on, so the next sign-in
- * still asks for the code. A weak password leaves the link usable.
+ * still asks for the code. A weak password, or the current one, leaves the link usable.
  */
 export async function resetPassword(db: Db, input: ResetPasswordInput, ip: string | undefined): Promise<void> {
   const identifier = identifierOf(input.token);
@@ -99,6 +101,8 @@ export async function resetPassword(db: Db, input: ResetPasswordInput, ip: strin
   if (!user) throw new HttpError(400, INVALID_LINK);
   const problem = passwordProblem(input.newPassword, [user.username ?? '', user.email, user.name]);
   if (problem) throw new HttpError(400, problem);
+  // A reset that keeps the password would leave whoever knows it signed in next time.
+  if (await checkPassword(await credentialHash(db, user.id), input.newPassword)) throw new HttpError(400, SAME_PASSWORD);
 
   await setPassword(db, user.id, input.newPassword, async (tx) => {
     // Used once: of two requests with the same link, only the one that deletes it goes on.

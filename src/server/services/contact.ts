@@ -50,15 +50,25 @@ function parse(body: unknown) {
   return result.data;
 }
 
-/** The refusal's text, naming the e-mail and phone the public contact panel shows. */
-async function refusalMessage(db: Db): Promise<string> {
+/** When a refused sender may try again, in words, from the refusal's own Retry-After seconds. */
+export function tryAgainIn(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  if (minutes === 1) return 'in a minute';
+  if (minutes < 55) return `in ${minutes} minutes`;
+  const hours = Math.round(seconds / 3600);
+  return hours <= 1 ? 'in an hour' : `in ${hours} hours`;
+}
+
+/** The refusal's text, naming the e-mail and phone the public contact panel shows, and when to try again. */
+async function refusalMessage(db: Db, retryAfterSeconds: number): Promise<string> {
   const [row] = await db.select().from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);
   const info = row && withoutPlaceholders(row);
   const ways = [
     info?.displayEmail && info.email ? `email us at ${info.email}` : null,
     info?.displayPhone && info.phone ? `call us at ${info.phone}` : null,
   ].filter(Boolean);
-  const other = ways.length > 0 ? `Please ${ways.join(' or ')}, or try again in an hour.` : 'Please try again in an hour.';
+  const again = `try again ${tryAgainIn(retryAfterSeconds)}`;
+  const other = ways.length > 0 ? `Please ${ways.join(' or ')}, or ${again}.` : `Please ${again}.`;
   return `We are receiving an unusually high number of messages and could not accept yours right now. ${other}`;
 }
 
@@ -82,7 +92,8 @@ export async function submitContact(db: Db, body: unknown, meta: ContactMeta) {
     now,
   );
   if (!today!.allowed) {
-    throw new HttpError(429, await refusalMessage(db), { 'retry-after': String(today!.retryAfterSeconds) });
+    const retryAfter = today!.retryAfterSeconds;
+    throw new HttpError(429, await refusalMessage(db, retryAfter), { 'retry-after': String(retryAfter) });
   }
   const reason = spamReason(input) ?? (hour!.allowed ? null : 'flood');
   // Only an inquiry e-mailed now needs a transaction (its notification is queued with it); a
