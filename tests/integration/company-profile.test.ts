@@ -65,12 +65,24 @@ describe('[API][ADMIN][COMPANY] the business identity', () => {
     [{ naicsCodes: [{ code: '12345', title: 'Short' }] }, 'NAICS code must be 6 digits'],
     [{ samExpiresOn: '2027-13-45' }, 'SAM expiry date must be a date (YYYY-MM-DD)'],
     [{ tagline: 'x'.repeat(301) }, 'Must be at most 300 characters'],
+    // Hidden characters: a right-to-left override, a zero-width space, a control character.
+    [{ legalName: 'Sterling \u202Ecod.exe' }, 'Must not contain control, invisible or text-direction characters'],
+    [{ shortName: 'Ster\u200Bling' }, 'Must not contain control, invisible or text-direction characters'],
+    [{ tagline: 'Fast\u0007 delivery' }, 'Must not contain control, invisible or text-direction characters'],
+    [{ complianceStatements: ['Section 508 \u2066conformant'] }, 'Must not contain control, invisible or text-direction characters'],
+    [{ founderStory: 'Founded\uFEFF in 2012' }, 'Must not contain control, invisible or text-direction characters'],
   ])('bad input %j → 400 with its message; nothing changes', async (patch, message) => {
     const before = await stored();
     const res = await json(await t.as(t.admin, 'PATCH', PATH, patch));
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);
     expect(await stored()).toEqual(before);
+  });
+
+  it('[SECURITY] line breaks and tabs in a text are kept; only hidden characters are refused', async () => {
+    const res = await json(await t.as(t.admin, 'PATCH', PATH, { description: 'First line.\nSecond\tline.' }));
+    expect(res.status).toBe(200);
+    expect(res.body.description).toBe('First line.\nSecond\tline.');
   });
 
   it('clearing the UEI stores null', async () => {

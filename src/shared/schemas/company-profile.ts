@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../contact-rules';
 import { LIMITS, MARKETING_FIGURES } from '../constants';
-import { altText, optionalText, optionalUrl, patchSchema, requiredText } from './fields';
+import { altText, optionalPlainText, optionalUrl, patchSchema, requiredPlainText } from './fields';
 
 /*
  * The business's own identity (edited in the back office's Company tab, read by every public
  * page, the footer, the privacy page and the JSON-LD). A value not set yet is left out of the
- * pages, never shown as a placeholder.
+ * pages, never shown as a placeholder. Its texts refuse control, invisible and text-direction
+ * characters (fields.ts).
  */
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -34,9 +35,9 @@ const upperOptional = (pattern: RegExp, message: string) =>
 const list = <T extends z.ZodType>(item: T, max: number, what: string) => z.array(item).max(max, `At most ${max} ${what}`).default([]);
 
 const certificationSchema = z.object({
-  name: requiredText('Certification name is required', 120),
+  name: requiredPlainText('Certification name is required', 120),
   /** A certificate or registration number, if any. */
-  identifier: optionalText(120),
+  identifier: optionalPlainText(120),
   /** yyyy-mm-dd; the back office warns as the date nears. */
   expiresOn: optionalDate('Expiry date must be a date (YYYY-MM-DD)'),
 });
@@ -46,9 +47,9 @@ const naicsCodeSchema = z.object({
     .string({ error: 'NAICS code must be 6 digits' })
     .trim()
     .regex(/^\d{6}$/, 'NAICS code must be 6 digits'),
-  title: requiredText('NAICS title is required', 200),
+  title: requiredPlainText('NAICS title is required', 200),
   /** What manufacturer partners supply under this code (the partners page). */
-  partnerSupply: optionalText(200),
+  partnerSupply: optionalPlainText(200),
 });
 
 /** One figure: absent leaves it as stored, empty clears it (the page then leaves it out). */
@@ -65,18 +66,18 @@ const figuresSchema = z.object(
 );
 
 export const companyProfileSchema = z.object({
-  legalName: requiredText('Legal name is required', 200),
-  shortName: requiredText('Short name is required', 60),
-  tagline: optionalText(300),
-  description: optionalText(LIMITS.mediumText),
+  legalName: requiredPlainText('Legal name is required', 200),
+  shortName: requiredPlainText('Short name is required', 60),
+  tagline: optionalPlainText(300),
+  description: optionalPlainText(LIMITS.mediumText),
   uei: upperOptional(UEI_PATTERN, 'UEI must be 12 letters and digits (SAM.gov Unique Entity ID)'),
   cageCode: upperOptional(CAGE_PATTERN, 'CAGE code must be 5 letters and digits'),
   /** E.g. 'WOSB / Small Business'. */
-  setAside: optionalText(200),
+  setAside: optionalPlainText(200),
   samActive: z.boolean().default(false),
   samExpiresOn: optionalDate('SAM expiry date must be a date (YYYY-MM-DD)'),
   certifications: list(certificationSchema, 20, 'certifications'),
-  procurementTypes: list(requiredText('Procurement type is required', 200), 20, 'procurement types'),
+  procurementTypes: list(requiredPlainText('Procurement type is required', 200), 20, 'procurement types'),
   naicsCodes: list(naicsCodeSchema, 30, 'NAICS codes'),
   procurementEmail: z
     .string()
@@ -85,7 +86,7 @@ export const companyProfileSchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null))
     .refine((v) => v === null || EMAIL_PATTERN.test(v), 'Procurement e-mail must be a valid email address'),
-  complianceStatements: list(requiredText('Statement is required', 300), 20, 'compliance statements'),
+  complianceStatements: list(requiredPlainText('Statement is required', 300), 20, 'compliance statements'),
   figures: figuresSchema.prefault({}),
   /**
    * Whether the owner has confirmed the figures: until then the pages leave them out. Saving a
@@ -102,11 +103,11 @@ const FOUNDER_STORY_MAX = 1000;
 
 /** Leadership on /about (About tab): each part left out of the page until set. */
 export const leadershipSchema = z.object({
-  founderName: optionalText(120),
-  founderTitle: optionalText(120),
+  founderName: optionalPlainText(120),
+  founderTitle: optionalPlainText(120),
   founderPhoto: optionalUrl(),
   founderPhotoAlt: altText(),
-  founderStory: optionalText(FOUNDER_STORY_MAX),
+  founderStory: optionalPlainText(FOUNDER_STORY_MAX),
 });
 
 /** The whole stored profile: the Company tab's fields and the About tab's leadership. */

@@ -21,6 +21,26 @@ export function optionalText(max: number = LIMITS.mediumText) {
     .transform((v) => (v ? v : null));
 }
 
+/**
+ * Characters a name or sentence of the business never needs, which hide or disguise what it says:
+ * control characters (tab and line breaks excepted), zero-width characters, and the marks,
+ * embeddings, overrides and isolates that reorder text (U+202E shows `fdp.exe` as `exe.pdf`).
+ */
+// eslint-disable-next-line no-control-regex
+const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
+export const HIDDEN_CHARACTERS_MESSAGE = 'Must not contain control, invisible or text-direction characters';
+const visible = (v: string | null) => v === null || !HIDDEN_CHARACTERS.test(v);
+
+/** requiredText that refuses hidden characters (the business's identity: names, statements). */
+export function requiredPlainText(message: string, max?: number) {
+  return requiredText(message, max).refine(visible, HIDDEN_CHARACTERS_MESSAGE);
+}
+
+/** optionalText that refuses hidden characters. */
+export function optionalPlainText(max?: number) {
+  return optionalText(max).refine(visible, HIDDEN_CHARACTERS_MESSAGE);
+}
+
 const RELATIVE = /^(?:\/(?!\/)|\.\.?\/|#|\?)\S*$/;
 const HTTP = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 const MAILTO = /^mailto:[^\s@]+@[^\s@]+$/i;
