@@ -255,6 +255,30 @@ describe('[LEADS][MAIL] delivery through SMTP outages', { timeout: 120_000 }, ()
     for (const id of messageIds) expect(byMessageId(id)).toHaveLength(1);
   });
 
+  it('[RELIABILITY][MAIL]: a permanent refusal (550) is marked failed with the reason at once, never retried', async () => {
+    await deliverAll();
+    await queueThree('Bounce');
+    sink.mode('reject');
+    const t = Date.now();
+    const refused = expectLogs('mail refused for good by the mail server');
+    try {
+      expect(await deliverAll(smtp, t)).toEqual({ sent: 0, failed: 3 });
+    } finally {
+      sink.mode('accept');
+      refused.restore();
+    }
+    expect(refused.count('mail refused for good by the mail server')).toBe(3);
+    const rows = await s.db.select().from(mailOutbox).where(like(mailOutbox.textBody, '%Bounce message %'));
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['failed', 1],
+      ['failed', 1],
+      ['failed', 1],
+    ]);
+    expect(rows.every((r) => /^Refused by the mail server \(550\): .*No such user here/.test(r.lastError ?? ''))).toBe(true);
+    // Never tried again, though the server now accepts.
+    expect(await deliverAll(smtp, t + 2 * 60 * 60_000)).toEqual({ sent: 0, failed: 0 });
+  });
+
   it('the SMTP server restarting mid-delivery loses and doubles nothing', async () => {
     await deliverAll();
     const messageIds = await queueThree('Restart');

@@ -74,18 +74,26 @@ export async function deliverDue(
       sent++;
     } catch (err) {
       failed++;
-      const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
-      log.warn(giveUp ? 'mail delivery failed for good' : 'mail delivery failed; will retry', {
-        id: row.id,
-        attempts: row.attempts,
-        error: String((err as Error)?.message ?? err),
-      });
+      const message = String((err as Error)?.message ?? err);
+      // An SMTP 5xx (no such mailbox, refused as spam, relaying denied) is the server's final word:
+      // sending the same message again would only be refused again. A 4xx or a broken connection is retried.
+      const code = (err as { responseCode?: unknown })?.responseCode;
+      const permanent = typeof code === 'number' && code >= 500 && code < 600;
+      const giveUp = permanent || row.attempts >= MAIL_MAX_ATTEMPTS;
+      log.warn(
+        permanent
+          ? 'mail refused for good by the mail server'
+          : giveUp
+            ? 'mail delivery failed for good'
+            : 'mail delivery failed; will retry',
+        { id: row.id, attempts: row.attempts, ...(permanent ? { responseCode: code } : {}), error: message },
+      );
       await db
         .update(mailOutbox)
         .set({
           status: giveUp ? 'failed' : 'pending',
           lockedUntil: null,
-          lastError: String((err as Error)?.message ?? err).slice(0, 1000),
+          lastError: (permanent ? `Refused by the mail server (${code}): ${message}` : message).slice(0, 1000),
           nextAttemptAt: new Date(now.getTime() + backoffMs(row.attempts)),
         })
         .where(eq(mailOutbox.id, row.id));

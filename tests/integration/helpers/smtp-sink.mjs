@@ -1,7 +1,7 @@
 /**
  * A real SMTP server in a process of its own, steered by its parent over IPC: it reports every
  * message it has accepted, and can be told to refuse mail for a while ('refuse': 451 to every
- * recipient) or to hold a message without answering ('hold'), so the parent can kill it in the
+ * recipient), to reject it for good ('reject': 550, no such mailbox) or to hold a message without answering ('hold'), so the parent can kill it in the
  * middle of a delivery. A message counts as received only once the server has answered 250.
  */
 import { SMTPServer } from 'smtp-server';
@@ -16,6 +16,11 @@ const server = new SMTPServer({
     if (mode === 'refuse') {
       const err = new Error('Mailbox temporarily unavailable, try again later');
       err.responseCode = 451;
+      return done(err);
+    }
+    if (mode === 'reject') {
+      const err = new Error('No such user here');
+      err.responseCode = 550;
       return done(err);
     }
     done();

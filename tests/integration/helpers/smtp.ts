@@ -71,7 +71,7 @@ export class SmtpSink {
     });
   }
 
-  mode(mode: 'accept' | 'refuse' | 'hold'): void {
+  mode(mode: 'accept' | 'refuse' | 'reject' | 'hold'): void {
     this.child?.send({ type: 'mode', mode });
   }
 
