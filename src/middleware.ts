@@ -4,7 +4,7 @@ import { idleSecondsLeft, readSession } from '#server/auth/session.ts';
 import { getDb } from '#server/db/client.ts';
 import { clientAddress } from '#server/client-ip.ts';
 import { json } from '#server/http.ts';
-import { isCrossSite } from '#server/web/csrf.ts';
+import { crossSiteRefusal, isCrossSite } from '#server/web/csrf.ts';
 import { snapshotContent } from '#server/content/site-content.ts';
 import { RELEASE_ROUTES } from '#server/content/routes.ts';
 import { withPageCsp } from '#server/web/security-headers.ts';
@@ -30,7 +30,7 @@ export const onRequest = defineMiddleware(async (ctx, next) => {
   if (ctx.url.pathname === '/healthz' || ctx.url.pathname === '/readyz') return next();
 
   if (isCrossSite(ctx.request, ctx.url)) {
-    return json({ message: 'Cross-site request refused' }, { status: 403 });
+    return json({ message: crossSiteRefusal() }, { status: 403 });
   }
   ctx.locals.clientIp = clientAddress(ctx.request, () => ctx.clientAddress);
   const found = await readSession(await getDb(), ctx.request, { touch: !ctx.request.headers.has(BACKGROUND_HEADER) });

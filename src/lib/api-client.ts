@@ -131,7 +131,6 @@ const PLAIN = {
 const TECHNICAL: Record<string, string> = {
   'Authentication required': PLAIN.signedOut,
   'Administrator access required': PLAIN.notAllowed,
-  'Cross-site request refused': PLAIN.unreadable,
   'Invalid request': PLAIN.checkForm,
   'Invalid id': PLAIN.gone,
   'Malformed JSON body': PLAIN.unreadable,

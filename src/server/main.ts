@@ -14,7 +14,7 @@ import { env } from './env';
 import { log } from './log';
 import { startMailWorker } from './mail/worker';
 import { dataDir } from './paths';
-import { preflight } from './preflight';
+import { preflight, siteUrlWarning } from './preflight';
 import { phase } from './phases.mjs';
 import { startPublisher, type StartRelease } from './publish/publisher';
 import { servableUpload } from './services/documents';
@@ -121,6 +121,8 @@ async function run(astro: AstroParts): Promise<void> {
   // A database that stops answering right now must not stop the start: the back office says it too.
   const delivery = await leadRecipients(handle.db).catch(() => null);
   if (delivery?.source === 'none') log.warn(NO_RECIPIENT_WARNING);
+  const noSiteUrl = siteUrlWarning(process.env, port);
+  if (noSiteUrl) log.warn(noSiteUrl);
   // The address people use (SITE_URL, by default http://localhost:$PORT), and the port when it differs.
   const site = e.SITE_URL.replace(/\/+$/, '');
   const local = `http://localhost:${port}`;

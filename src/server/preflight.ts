@@ -1,13 +1,14 @@
 /**
  * What `npm start` and the operator commands check before they touch anything: the `.env` file is
- * read, the environment parses, and (for the server) its port is free. A busy port is found here,
- * before the database is created, a first password printed or the pages built.
+ * read, the environment parses, and (for the server) its port is free and its data directory
+ * usable. A busy port is found here, before the database is created, a first password printed or
+ * the pages built.
  */
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { env, type Env } from './env';
-import { projectRoot } from './paths';
+import { dataDir, projectRoot } from './paths';
 
 /**
  * Reads `.env` from the project root when there is one. Variables already set in the environment
@@ -38,10 +39,38 @@ function assertPortFree(port: number, host: string): Promise<void> {
   });
 }
 
-/** `npm start`'s checks, in order: `.env`, the environment, the port. Returns the parsed environment. */
+/**
+ * The data directory (the embedded database, uploads, the local outbox, the signing key) exists or
+ * can be made, and this user can write there; otherwise the start stops naming DATA_DIR.
+ */
+function assertDataDirUsable(configured: string | undefined): void {
+  const dir = path.resolve(dataDir(configured));
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new Error(
+      `DATA_DIR ${dir} cannot be used (${code}): set DATA_DIR to a directory this user can create and write, or fix its permissions.`,
+    );
+  }
+}
+
+/**
+ * Said at start in production when SITE_URL is unset: the site then believes it is
+ * http://localhost:PORT, so links in e-mails point there and a browser at the real address is
+ * refused as cross-site when it signs in.
+ */
+export function siteUrlWarning(environment: NodeJS.ProcessEnv, port: number): string | null {
+  if (environment.NODE_ENV !== 'production' || environment.SITE_URL?.trim()) return null;
+  return `SITE_URL is not set: the site takes its address to be http://localhost:${port}, so links in e-mails point there and signing in from any other address is refused as cross-site. Set SITE_URL to the address visitors use (https://…).`;
+}
+
+/** `npm start`'s checks, in order: `.env`, the environment, the port, the data directory. Returns the parsed environment. */
 export async function preflight(): Promise<Env> {
   loadDotEnv();
   const e = env();
   await assertPortFree(e.PORT, e.HOST);
+  assertDataDirUsable(e.DATA_DIR);
   return e;
 }

@@ -140,10 +140,13 @@ describe('[API] bad input and odd requests', () => {
     expect(await res.json()).toHaveProperty('message');
   });
 
-  it('a cross-site state-changing request is refused', async () => {
+  it('[SECURITY] a cross-site state-changing request is refused, naming the address the site expects (SITE_URL)', async () => {
     const res = await s.request('/api/logout', { method: 'POST', headers: { origin: 'https://evil.example' } });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ message: 'Cross-site request refused' });
+    expect(await res.json()).toEqual({
+      message:
+        "Cross-site request refused: this site's address is http://localhost:4321 (SITE_URL). Open the site at that address, or set SITE_URL to the address in the browser.",
+    });
   });
 
   it('every API response carries security headers', async () => {

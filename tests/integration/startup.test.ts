@@ -115,6 +115,19 @@ describe('[START] checks before anything is created', () => {
     }
   }, 30_000);
 
+  it('a DATA_DIR that cannot be made stops the start naming DATA_DIR, before the database', async () => {
+    const file = path.join(tmp, 'a-file');
+    fs.writeFileSync(file, 'not a directory');
+    const data = path.join(file, 'data');
+    const { code, out } = await run('scripts/start.ts', { PORT: '0', DATA_DIR: data, DATABASE_URL: '', ADMIN_PASSWORD: undefined });
+    expect(code).toBe(1);
+    const lines = out.trim().split('\n');
+    expect(lines.at(-1)).toBe(
+      `Error: DATA_DIR ${data} cannot be used (ENOTDIR): set DATA_DIR to a directory this user can create and write, or fix its permissions.`,
+    );
+    expect(lines.slice(0, -1).filter((l) => !/^\s*Build\s/.test(l))).toEqual([]);
+  }, 30_000);
+
   it('reads .env from the project root, and the shell environment wins over it', async () => {
     const [inFile, inShell] = [await busyPort(), await busyPort()];
     const root = path.join(tmp, 'app');

@@ -85,7 +85,7 @@ export type SvgTreeResult = { problem: string } | { svg: string };
  * overflow; `<use>` is expanded by counting, so a chain of uses that copies a copy of a copy
  * ("billion laughs" without entities: Chromium never finishes drawing it) is refused.
  */
-export const SVG_LIMITS = { elements: 20_000, depth: 200, drawn: 10_000 } as const;
+const SVG_LIMITS = { elements: 20_000, depth: 200, drawn: 10_000 } as const;
 
 /** The checked SVG to store, or why it is refused (completing "This SVG was refused because it contains …"). */
 export function checkSvgTree(text: string): SvgTreeResult {

@@ -23,3 +23,17 @@ export function isCrossSite(request: Request, url: URL): boolean {
   }
   return !allowed.has(origin);
 }
+
+/**
+ * The refusal's text. It names the site's own address: the usual cause, besides a forged request,
+ * is a browser at another address than SITE_URL (a server reached by its IP, or SITE_URL unset).
+ */
+export function crossSiteRefusal(): string {
+  let origin = '';
+  try {
+    origin = new URL(env().SITE_URL).origin;
+  } catch {
+    /* SITE_URL is validated by env() */
+  }
+  return `Cross-site request refused: this site's address is ${origin} (SITE_URL). Open the site at that address, or set SITE_URL to the address in the browser.`;
+}

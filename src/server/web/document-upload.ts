@@ -4,7 +4,7 @@ import { requireAdmin } from '../auth/guard';
 import { getDb } from '../db/client';
 import { HttpError, errorResponse } from '../http';
 import { DOCUMENT_UPLOAD_PATH, receiveDocumentUpload } from '../services/documents';
-import { isCrossSite } from './csrf';
+import { crossSiteRefusal, isCrossSite } from './csrf';
 
 /*
  * PUT {uploadURL} (SPEC 7), served here in the HTTP layer rather than by an Astro endpoint: Astro
@@ -40,7 +40,7 @@ function headersOnly(req: http.IncomingMessage, url: URL): Request {
 
 async function adminOf(req: http.IncomingMessage, url: URL) {
   const request = headersOnly(req, url);
-  if (isCrossSite(new Request(request, { method: 'PUT' }), url)) throw new HttpError(403, 'Cross-site request refused');
+  if (isCrossSite(new Request(request, { method: 'PUT' }), url)) throw new HttpError(403, crossSiteRefusal());
   // Loaded on the first upload: the sign-in library is not needed by the rest of this layer.
   const { readSession } = await import('../auth/session');
   const found = await readSession(await getDb(), request);
