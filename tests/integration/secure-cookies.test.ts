@@ -1,4 +1,6 @@
+import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateLimits, users } from '#server/db/schema/index.ts';
 import { TEST_ADMIN, cookieHeader, startTestServer, type TestServer } from './helpers/server';
 
 /*
@@ -30,6 +32,14 @@ describe('[SECURITY] session cookies behind a TLS proxy', { timeout: 60_000 }, (
     expect(session).not.toMatch(/Domain=/i);
     expect(session).toMatch(/HttpOnly/i);
     expect(res.headers.getSetCookie().some((c) => c.startsWith('ps.session_token='))).toBe(false);
+    // The browser's device cookie too: `__Host-`, Secure, Path=/, no Domain.
+    const device = res.headers.getSetCookie().find((c) => c.startsWith('__Host-ps.device='));
+    expect(device).toMatch(/;\s*Secure/i);
+    expect(device).toMatch(/;\s*Path=\/(;|$)/i);
+    expect(device).toMatch(/HttpOnly/i);
+    expect(device).toMatch(/SameSite=Strict/i);
+    expect(device).not.toMatch(/Domain=/i);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('ps.device='))).toBe(false);
 
     const cookie = cookieHeader(res);
     const me = await server.request('/api/user', { headers: https(), cookie });
@@ -40,6 +50,25 @@ describe('[SECURITY] session cookies behind a TLS proxy', { timeout: 60_000 }, (
     expect(out.status).toBe(200);
     expect(out.headers.getSetCookie().find((c) => c.startsWith('__Host-ps.session_token='))).toMatch(/Max-Age=0/i);
     expect((await server.request('/api/user', { headers: https(), cookie })).status).toBe(401);
+  });
+
+  it('over https the __Host- device cookie still keeps its browser out of a lockout strangers caused', async () => {
+    // Each attempt with a fresh per-address allowance: the lockout, not the rate limit, is under test.
+    const login = async (password: string, cookie?: string) => {
+      await server.db.delete(rateLimits).where(like(rateLimits.key, 'login:ip:%'));
+      return server.request('/api/login', { method: 'POST', headers: https(), json: { username: TEST_ADMIN.username, password }, cookie });
+    };
+    const first = await login(TEST_ADMIN.password);
+    expect(first.status).toBe(200);
+    const device = first.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('__Host-ps.device='))!
+      .split(';')[0]!;
+    for (let i = 0; i < 5; i++) expect((await login('wrong-password-guess')).status).toBe(401);
+    expect((await login(TEST_ADMIN.password)).status).toBe(423);
+    expect((await login(TEST_ADMIN.password, device)).status).toBe(200);
+    await server.db.update(users).set({ lockedUntil: null, failedLoginCount: 0 });
+    await server.db.delete(rateLimits);
   });
 
   it('plain http keeps the unprefixed cookie without Secure', async () => {

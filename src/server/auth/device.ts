@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { randomToken } from './crypto';
+import { env } from '../env';
 import { authSecret } from './secret';
-import { readCookie, serializeCookie } from './cookies';
+import { isSecureRequest, readCookie, serializeCookie } from './cookies';
 
 /**
  * Device cookies: a browser that completed a sign-in for an account gets a signed, HttpOnly
@@ -11,6 +12,12 @@ import { readCookie, serializeCookie } from './cookies';
  */
 const DEVICE_COOKIE = 'ps.device';
 const DEVICE_TTL_S = 180 * 24 * 3600;
+/**
+ * Over https it is `__Host-ps.device` (Secure, Path=/, no Domain), as the session cookie is: bound
+ * to this host, never set or replaced by a sibling subdomain. Plain http (local use) keeps
+ * `ps.device`, sent to /api only.
+ */
+const deviceCookieName = (secure: boolean) => (secure ? `__Host-${DEVICE_COOKIE}` : DEVICE_COOKIE);
 
 const sign = (userId: string, nonce: string) =>
   createHmac('sha256', `${authSecret()}:device-cookie`).update(`${userId}.${nonce}`).digest('base64url');
@@ -18,18 +25,19 @@ const sign = (userId: string, nonce: string) =>
 /** A fresh device cookie for `userId`, sent with every successful sign-in. */
 export function deviceCookie(userId: string, secure: boolean): string {
   const nonce = randomToken(16);
-  return serializeCookie(DEVICE_COOKIE, `${userId}.${nonce}.${sign(userId, nonce)}`, {
+  return serializeCookie(deviceCookieName(secure), `${userId}.${nonce}.${sign(userId, nonce)}`, {
     maxAgeSeconds: DEVICE_TTL_S,
     httpOnly: true,
     secure,
-    path: '/api',
+    path: secure ? '/' : '/api',
     sameSite: 'Strict',
   });
 }
 
 /** The nonce of the request's device cookie when it is genuine and was issued for `userId`. */
 export function knownDevice(request: Request, userId: string): string | undefined {
-  const [owner, nonce, mac] = (readCookie(request, DEVICE_COOKIE) ?? '').split('.');
+  const name = deviceCookieName(isSecureRequest(request, env().SITE_URL));
+  const [owner, nonce, mac] = (readCookie(request, name) ?? '').split('.');
   if (!owner || !nonce || !mac || owner !== userId) return undefined;
   const expected = Buffer.from(sign(owner, nonce));
   const given = Buffer.from(mac);
