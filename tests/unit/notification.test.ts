@@ -47,6 +47,16 @@ describe('[LEADS][MAIL] the staff notification', () => {
     );
   });
 
+  it('[SECURITY][MAIL]: an encoded word typed as a name or company is shown as typed, never decoded by the mail program', () => {
+    const subject = renderNotification(
+      look,
+      { ...dana, name: '=?utf-8?b?VXJnZW50OiB3aXJlIGZ1bmRz?=', company: '=?ISO-8859-1?Q?Bank?=', solicitation: null, responseDue: null },
+      ctx,
+    ).subject;
+    expect(subject).toBe('New inquiry from = ?utf-8?b?VXJnZW50OiB3aXJlIGZ1bmRz?= (= ?ISO-8859-1?Q?Bank?=)');
+    expect(subject).not.toContain('=?');
+  });
+
   it('the subject stays one line of at most 200 characters, and a long name gives way before the RFQ', () => {
     const subject = renderNotification(
       look,

@@ -79,12 +79,18 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** One line for a header: control characters (CR, LF, tabs...) become spaces, at most `max` characters. */
+/**
+ * One line for a header: control characters (CR, LF, tabs...) become spaces, at most `max`
+ * characters. A visitor's `=?utf-8?b?…?=` would be read by mail programs as an encoded word and
+ * shown decoded (any text they chose, in the staff's subject line): its `=?` is split (`= ?`), so
+ * what they typed is shown as typed.
+ */
 export function headerText(value: string, max = 200): string {
   const flat = value
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
+    .replace(/=\?/g, '= ?')
     .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
