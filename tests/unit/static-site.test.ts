@@ -84,6 +84,17 @@ describe('static site', () => {
     expect(lookup(map, '/about')!.csp).toContain("base-uri 'none'");
   });
 
+  it('what a publish rewrites under the same name is revalidated (ETag), never kept an hour: the statement, sitemap, feed, robots.txt', async () => {
+    for (const name of ['capability-statement.pdf', 'sitemap.xml', 'rss.xml', 'robots.txt']) fs.writeFileSync(path.join(dir, name), 'x');
+    fs.writeFileSync(path.join(dir, 'favicon.ico'), 'x');
+    const map = await loadStaticSite(dir);
+    for (const url of ['/capability-statement.pdf', '/sitemap.xml', '/rss.xml', '/robots.txt']) {
+      expect(lookup(map, url)!.cacheControl, url).toBe('public, max-age=0, must-revalidate');
+      expect(lookup(map, url)!.etag, url).toMatch(/^"/);
+    }
+    expect(lookup(map, '/favicon.ico')!.cacheControl).toBe('public, max-age=3600');
+  });
+
   it('maps clean URLs and refuses traversal', async () => {
     const map = await loadStaticSite(dir);
     expect(lookup(map, '/about')).toBeDefined();

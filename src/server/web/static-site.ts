@@ -358,10 +358,17 @@ async function reuseCompressed(body: Buffer, previous: string, full: string): Pr
 /** The sign-in pages and the back office shell: never kept by a browser or a shared cache. */
 const NEVER_CACHED = new Set(['admin.html', 'auth.html', 'auth/forgot.html', 'auth/reset.html']);
 
+/**
+ * What a publish rewrites under the same name (pages, the sitemap, the feed, robots.txt, the
+ * generated capability statement) is asked for again each time and answered 304 while its ETag
+ * holds, so a visitor never keeps yesterday's statement for an hour.
+ */
+const REWRITTEN = /\.(?:html|xml|txt|pdf)$/;
+
 function cacheControlFor(rel: string): string {
   if (NEVER_CACHED.has(rel)) return 'no-store';
   if (rel.startsWith('_astro/')) return 'public, max-age=31536000, immutable';
-  if (rel.endsWith('.html')) return 'public, max-age=0, must-revalidate';
+  if (REWRITTEN.test(rel)) return 'public, max-age=0, must-revalidate';
   return 'public, max-age=3600';
 }
 
