@@ -7,7 +7,7 @@ import net from 'node:net';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactSubmissions } from '#server/db/schema/index.ts';
-import { startTestServer, type TestServer } from './helpers/server';
+import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -152,6 +152,61 @@ describe('[SECURITY] request body limits', { timeout: 120_000 }, () => {
       expect(result.sent).toBeLessThanOrEqual(1024 * 1024);
     },
   );
+
+  it.each(['/api/upload/image', '/api/documents', '/about'])(
+    '[RELIABILITY][BODY]: an early answer to POST %s reaches a client that reads it only after half a second, still sending its body',
+    async (pathname) => {
+      const { hostname, port } = new URL(server.url);
+      const head = await new Promise<string>((resolve) => {
+        const socket = net.connect(Number(port), hostname);
+        let got = '';
+        const frame = Buffer.concat([Buffer.from('4000\r\n'), Buffer.alloc(0x4000, 'a'), Buffer.from('\r\n')]);
+        socket.on('connect', () => {
+          socket.write(
+            `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n`,
+          );
+          // A busy client: it goes on sending, and reads nothing for half a second.
+          socket.pause();
+          const pump = setInterval(() => socket.writable && socket.write(frame), 10);
+          setTimeout(() => clearInterval(pump), 400);
+          setTimeout(() => socket.resume(), 500);
+        });
+        socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(got));
+      });
+      expect(head).toMatch(/^HTTP\/1\.1 4\d\d /);
+    },
+  );
+
+  it("[RELIABILITY][BODY]: an early answer reaches Node's fetch still sending its body: 40 anonymous 2 MB uploads get their 401, three signed-in 30 MB uploads their 413", async () => {
+    const upload = (bytes: number, cookie?: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.alloc(bytes, 7)], { type: 'image/png' }), 'photo.png');
+      return fetch(`${server.url}/api/upload/image`, {
+        method: 'POST',
+        body: form,
+        headers: { origin: server.url, ...(cookie ? { cookie } : {}) },
+      });
+    };
+    const statuses: (number | string)[] = [];
+    for (let i = 0; i < 40; i++)
+      statuses.push(
+        await upload(2 * 1024 * 1024).then(
+          (r) => r.status,
+          (err: Error) => String(err.cause ?? err),
+        ),
+      );
+    expect(statuses).toEqual(Array(40).fill(401));
+    const cookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
+    for (let i = 0; i < 3; i++) {
+      const answer = await upload(30 * 1024 * 1024, cookie).then(
+        async (r) => [r.status, ((await r.json()) as { message: string }).message],
+        (err: Error) => [String(err.cause ?? err)],
+      );
+      expect(answer).toEqual([413, 'File is too large. Maximum size is 5MB.']);
+    }
+  });
 
   it('[SECURITY][BODY]: the sign-in endpoint is capped the same way', async () => {
     const result = await streamBody('/api/login', 5 * 1024 * 1024);

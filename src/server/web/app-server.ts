@@ -1,5 +1,6 @@
 import { answering } from '../after-answer';
 import http from 'node:http';
+import type net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { HttpError, inDatabaseOutage } from '../http';
 import { log } from '../log';
@@ -199,8 +200,8 @@ const UNREAD_BODY_MS = 1_000;
 /**
  * For a request with a body, answered before the body was read to its end (a 401, a 404, a 405 on a
  * page, a 413): node:http would read and drop the rest for as long as the client sends it (an
- * endless chunked body, for minutes). The answer says `Connection: close`; after it, at most 64 KB
- * more or one second of the body is read, then the connection is closed.
+ * endless chunked body, for minutes). The answer says `Connection: close`, and the connection is
+ * then closed as nginx's lingering close does (`lingeringClose`).
  */
 function boundUnreadBody(req: http.IncomingMessage, res: http.ServerResponse): void {
   const writeHead = res.writeHead;
@@ -208,21 +209,38 @@ function boundUnreadBody(req: http.IncomingMessage, res: http.ServerResponse): v
     if (!req.complete) this.setHeader('connection', 'close');
     return writeHead.apply(this, args);
   } as typeof writeHead;
-  res.once('finish', () => {
-    if (req.complete) return;
-    let left = UNREAD_BODY_BYTES;
-    const close = () => req.socket.destroy();
-    const timer = setTimeout(close, UNREAD_BODY_MS).unref();
-    req.on('data', (chunk: Buffer) => {
-      left -= chunk.length;
-      if (left < 0) {
-        clearTimeout(timer);
-        close();
-      }
-    });
-    req.once('end', () => clearTimeout(timer));
-    req.resume();
+  // node:http ends a `Connection: close` exchange with destroySoon(): the socket is destroyed as
+  // soon as the answer is flushed, which resets a connection that still has unread body bytes.
+  const socket = req.socket as net.Socket & { destroySoon?: () => void };
+  const destroySoon = socket.destroySoon;
+  socket.destroySoon = function (this: net.Socket) {
+    if (req.complete || !destroySoon) return destroySoon?.call(this);
+    lingeringClose(this);
+  };
+}
+
+/**
+ * Closes a connection whose request body was not read to its end, as nginx does: our FIN goes
+ * right after the answer, then the rest of the body is read and dropped (at most 64 KB, then no
+ * longer read) until the client closes its side, or for one second at most. Destroying at once
+ * resets the connection, and a client that had not read the answer yet (a busy one, or Node's
+ * fetch still sending its body) loses it: it gets ECONNRESET or EPIPE instead of the 401 or 413.
+ */
+function lingeringClose(socket: net.Socket): void {
+  if (socket.writable) socket.end();
+  let left = UNREAD_BODY_BYTES;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, UNREAD_BODY_MS).unref();
+  socket.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) socket.pause();
   });
+  socket.once('end', close);
+  socket.once('close', () => clearTimeout(timer));
+  socket.resume();
 }
 
 /** A request that carries a body (a length above 0, or chunked). */
