@@ -132,6 +132,39 @@ export async function readJson(request: Request): Promise<unknown> {
   return body;
 }
 
+/** The top-level field names of an object schema (through pipes and transforms), or undefined for any other. */
+function knownFields(schema: z.ZodType): Set<string> | undefined {
+  let s: unknown = schema;
+  while (s instanceof z.ZodPipe) s = s.in;
+  return s instanceof z.ZodObject ? new Set(Object.keys(s.shape)) : undefined;
+}
+
+/**
+ * For the back office: a body field the schema does not know is a 400 naming it. A misspelt or
+ * misplaced field (`published` for `isPublished`) would otherwise be dropped by parsing and the
+ * rest saved as if it had been understood. `also` names fields a route reads itself (`section` of
+ * a new content block).
+ */
+export function refuseUnknownFields(schema: z.ZodType, body: unknown, also: readonly string[] = []): void {
+  const known = knownFields(schema);
+  if (!known || typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const unknown = Object.keys(body).filter((key) => !known.has(key) && !also.includes(key));
+  if (unknown.length === 0) return;
+  const names = unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
+  throw new HttpError(400, `Unknown field${unknown.length > 1 ? 's' : ''}: ${names}`);
+}
+
+/** `schema.parse(body)` after `refuseUnknownFields`. */
+export function parseKnown<T extends z.ZodType>(schema: T, body: unknown, also: readonly string[] = []): z.output<T> {
+  refuseUnknownFields(schema, body, also);
+  return schema.parse(body);
+}
+
+/** A back-office JSON body: read (`readJson`), then parsed by `schema` with unknown fields refused (`parseKnown`). */
+export async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.output<T>> {
+  return parseKnown(schema, await readJson(request));
+}
+
 /** No form nests deeper than this; a body that does is refused rather than walked. */
 const MAX_JSON_DEPTH = 32;
 

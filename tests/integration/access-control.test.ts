@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { features } from '#server/db/schema/index.ts';
 import { makeUser } from './helpers/auth';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
 
@@ -217,6 +218,46 @@ describe('[SECURITY] access control on every endpoint', { timeout: 120_000 }, ()
     }
     // The plain form with a session works, so the refusals above are about the path, not a broken server.
     expect((await call('GET', '/api/user', adminCookie)).status).toBe(200);
+  });
+
+  it('[SECURITY][WALK]: a body field no form has answers 400 naming it, on every guarded call that reads a JSON body', async () => {
+    // Calls whose body is read only to be checked as JSON (no field of it is used).
+    const fieldless = new Set(['POST /api/user/keep-alive', 'POST /api/auth/2fa/setup']);
+    // A multipart upload: a file, not JSON fields (its file checks are tests of their own).
+    fieldless.add('POST /api/upload/image');
+    // What a body needs before its fields are read: the section of a new content block.
+    const base: Record<string, object> = { 'POST /api/content': { section: 'intro' } };
+    const readers = guardedCases.filter(
+      (c) => ['POST', 'PUT', 'PATCH'].includes(c.verb) && /\breadJson\(|\breadBody\(/.test(c.source) && !fieldless.has(c.key),
+    );
+    expect(readers.length).toBeGreaterThanOrEqual(25);
+    // The one DELETE with a body: the image picker's.
+    readers.push({ ...readers[0]!, key: 'DELETE /api/upload/image', verb: 'DELETE', url: '/api/upload/image' });
+    // `PATCH /api/content/{id}`: the route's parameter is a block's id.
+    const [card] = await server.db.select({ id: features.id }).from(features).limit(1);
+    const urls: Record<string, string> = {
+      'PATCH /api/content/[section]': '/api/content/1',
+      'PATCH /api/features/[id]': `/api/features/${card!.id}`,
+    };
+    const answers: string[] = [];
+    for (const c of readers) {
+      const res = await server.request(urls[c.key] ?? c.url, {
+        method: c.verb,
+        cookie: adminCookie,
+        json: { ...base[c.key], published: true },
+      });
+      answers.push(`${c.key}: ${res.status} ${(await res.json()).message}`);
+    }
+    expect(answers).toEqual(readers.map((c) => `${c.key}: 400 Unknown field: published`));
+    const two = await server.request('/api/admin/company-profile', {
+      method: 'PATCH',
+      cookie: adminCookie,
+      json: { legalName: 'Renamed LLC', legalNmae: 'Typo LLC', ueiNumber: 'X' },
+    });
+    expect(two.status).toBe(400);
+    expect((await two.json()).message).toBe('Unknown fields: legalNmae, ueiNumber');
+    const profile = await server.request('/api/admin/company-profile', { cookie: adminCookie });
+    expect(JSON.stringify(await profile.json())).not.toContain('Renamed LLC');
   });
 
   it('[AUTH][CSRF]: a state-changing call from another site is refused before anything else', async () => {

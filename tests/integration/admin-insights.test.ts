@@ -155,6 +155,24 @@ describe('[API][ADMIN][INSIGHTS] validation: each invalid field answers the spec
     expect(row).toMatchObject({ excerpt: valid.excerpt, version: 1 });
   });
 
+  it('[SECURITY] a field the form does not have (published for isPublished) is a 400 naming it; nothing is stored or changed', async () => {
+    const before = await count();
+    const res = await t.as(t.admin, 'POST', '/api/admin/insights', { ...valid, slug: 'unknown-field', published: true });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe('Unknown field: published');
+    expect(await count()).toBe(before);
+    const created = await (await t.as(t.admin, 'POST', '/api/admin/insights', { ...valid, slug: 'unknown-field' })).json();
+    const patch = await t.as(t.admin, 'PATCH', `/api/admin/insights/${created.id}`, {
+      title: 'Renamed',
+      isPublishd: true,
+      version: created.version,
+    });
+    expect(patch.status).toBe(400);
+    expect((await patch.json()).message).toBe('Unknown field: isPublishd');
+    const [row] = await t.s.db.select().from(insights).where(eq(insights.id, created.id));
+    expect(row).toMatchObject({ title: valid.title, isPublished: false, version: 1 });
+  });
+
   it('a non-JSON body is a 415', async () => {
     const res = await t.s.request('/api/admin/insights', {
       method: 'POST',

@@ -465,8 +465,12 @@ describe('[API][DOCUMENTS] records', () => {
 
     const stale = await t.as(t.admin, 'PUT', `/api/documents/${doc.id}`, { title: 'Lost', version: 1 });
     expect(stale.status).toBe(409);
-    // Metadata only: a file path in the body is not taken.
-    const on = await t.as(t.admin, 'PUT', `/api/documents/${doc.id}`, { isActive: true, filePath: '/elsewhere.pdf' });
+    // Metadata only: a file path in the body is refused, naming it, and nothing changes.
+    const moved = await t.as(t.admin, 'PUT', `/api/documents/${doc.id}`, { isActive: true, filePath: '/elsewhere.pdf' });
+    expect(moved.status).toBe(400);
+    expect(await moved.json()).toEqual({ message: 'Unknown field: filePath' });
+    expect(await ids()).not.toContain(doc.id);
+    const on = await t.as(t.admin, 'PUT', `/api/documents/${doc.id}`, { isActive: true });
     expect(await on.json()).toMatchObject({ isActive: true, title: 'Round Trip 2', filePath: doc.filePath });
     expect(await isServableDocument(key)).toBe(true);
 

@@ -1,6 +1,6 @@
 import { getDb } from '#server/db/client.ts';
 import { requireAdmin } from '#server/auth/guard.ts';
-import { defineHandler, json, readJson } from '#server/http.ts';
+import { defineHandler, json, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createService } from '#server/services/offerings.ts';
 import { serviceSchema } from '#shared/schemas/service.ts';
@@ -17,6 +17,6 @@ export const GET = defineHandler(async ({ locals }) => {
 /** A new service; without a displayOrder it goes last. */
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const input = serviceSchema.parse(await readJson(request));
+  const input = await readBody(request, serviceSchema);
   return json(await createService(await getDb(), input, actor), { status: 201 });
 });

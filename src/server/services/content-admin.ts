@@ -2,7 +2,7 @@ import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
 import { headerCtaPatchSchema, headerCtaSchema } from '#shared/schemas/header-cta.ts';
 import { headerPatchSchema, headerSchema } from '#shared/schemas/header.ts';
 import type { Db } from '../db/client';
-import { HttpError } from '../http';
+import { HttpError, parseKnown } from '../http';
 import type { Actor } from './audit';
 import { createBlock, listBlocks, updateBlock } from './content-blocks';
 import { createHeader, listHeaders, updateHeader } from './header';
@@ -37,8 +37,8 @@ export async function listSection(db: Db, section: string) {
 
 export async function createInSection(db: Db, section: string, body: unknown, actor: Actor) {
   const s = knownSection(section);
-  if (s === 'header') return createHeader(db, headerSchema.parse(body), actor);
-  if (s === 'header-cta') return createHeaderCta(db, headerCtaSchema.parse(body), actor);
+  if (s === 'header') return createHeader(db, parseKnown(headerSchema, body, ['section']), actor);
+  if (s === 'header-cta') return createHeaderCta(db, parseKnown(headerCtaSchema, body, ['section']), actor);
   return createBlock(db, s, body, actor);
 }
 
@@ -46,8 +46,8 @@ export async function createInSection(db: Db, section: string, body: unknown, ac
 export async function updateInSection(db: Db, section: string | undefined, id: number, body: unknown, actor: Actor) {
   if (section === undefined) return updateBlock(db, id, body, actor);
   const s = knownSection(section);
-  if (s === 'header') return updateHeader(db, id, headerPatchSchema.parse(body), actor);
-  if (s === 'header-cta') return updateHeaderCta(db, id, headerCtaPatchSchema.parse(body), actor);
+  if (s === 'header') return updateHeader(db, id, parseKnown(headerPatchSchema, body), actor);
+  if (s === 'header-cta') return updateHeaderCta(db, id, parseKnown(headerCtaPatchSchema, body), actor);
   if (!isBlockSection(s)) throw new HttpError(404, `Unknown content section: ${s}`);
   return updateBlock(db, id, body, actor, s);
 }

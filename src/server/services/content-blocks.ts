@@ -4,7 +4,7 @@ import { contentCreateSchema, contentPatchSchema, joinAbout, splitAbout, type Co
 import { activeFlag } from '#shared/schemas/fields.ts';
 import type { Db } from '../db/client';
 import { contentBlocks, type ContentBlock } from '../db/schema';
-import { HttpError } from '../http';
+import { HttpError, parseKnown } from '../http';
 import { recordChange } from '../content/changes';
 import type { Actor } from './audit';
 import { presentBlock } from '../content/public-content';
@@ -39,7 +39,7 @@ export async function listBlocks(db: Db, section: ContentSection) {
 }
 
 export async function createBlock(db: Db, section: ContentSection, body: unknown, actor: Actor) {
-  const input = contentCreateSchema(section).parse(body);
+  const input = parseKnown(contentCreateSchema(section), body, ['section']);
   const values = { section, isActive: true, ...toColumns(section, input) };
   const created = await createRow<ContentBlock>(db, contentBlocks, values, { actor, entity: `content:${section}` });
   await recordChange({ kind: 'content-block', id: created.id, action: 'created' });
@@ -50,7 +50,8 @@ export async function createBlock(db: Db, section: ContentSection, body: unknown
 export async function updateBlock(db: Db, id: number, body: unknown, actor: Actor, section?: ContentSection) {
   const [stored] = await db.select({ section: contentBlocks.section }).from(contentBlocks).where(eq(contentBlocks.id, id));
   if (!stored || (section && stored.section !== section)) throw new HttpError(404, 'Content not found');
-  const patch = contentPatchSchema(stored.section).parse(body);
+  // SPEC 7: an edit may name its section too (the stored one decides).
+  const patch = parseKnown(contentPatchSchema(stored.section), body, ['section']);
   const { version, ...fields } = patch;
   const { after } = await updateRow<ContentBlock>(
     db,

@@ -4,7 +4,7 @@ import { featureCreateSchema, featurePatchSchema } from '#shared/schemas/feature
 import type { Db } from '../db/client';
 import { features, type Feature } from '../db/schema';
 import { eq } from 'drizzle-orm';
-import { HttpError } from '../http';
+import { HttpError, parseKnown } from '../http';
 import { recordChange } from '../content/changes';
 import type { Actor } from './audit';
 import { createRow, deleteRow, updateRow } from './versioned';
@@ -18,7 +18,7 @@ function sectionOf(body: unknown): FeatureSection {
 /** A home card, or an about card when the body says `section: 'about'` (SPEC 7). */
 export async function createFeature(db: Db, body: unknown, actor: Actor) {
   const section = sectionOf(body);
-  const input = featureCreateSchema(section).parse(body);
+  const input = parseKnown(featureCreateSchema(section), body);
   const created = await createRow<Feature>(db, features, input, { actor, entity: `feature:${section}` });
   await recordChange({ kind: 'feature', id: created.id, action: 'created' });
   return created;
@@ -28,7 +28,8 @@ export async function createFeature(db: Db, body: unknown, actor: Actor) {
 export async function updateFeature(db: Db, id: number, body: unknown, actor: Actor) {
   const [stored] = await db.select({ section: features.section }).from(features).where(eq(features.id, id));
   if (!stored) throw new HttpError(404, 'Feature not found');
-  const patch = featurePatchSchema(stored.section).parse(body);
+  // SPEC 7: an about card's edit names its section too (the stored one decides).
+  const patch = parseKnown(featurePatchSchema(stored.section), body, ['section']);
   const { after } = await updateRow<Feature>(db, features, id, patch, {
     actor,
     entity: `feature:${stored.section}`,

@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb, type Db } from '#server/db/client.ts';
-import { defineHandler, json, readJson } from '#server/http.ts';
+import { defineHandler, json, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { getCapabilityStatementSetting, listDocuments } from '#server/content/public-content.ts';
 import { setCapabilityStatementSetting } from '#server/services/capability-statement.ts';
@@ -25,7 +25,7 @@ export const GET = defineHandler(async ({ locals }) => {
 /** `{ useGenerated }`; audited, and publishes the site. */
 export const PUT = defineHandler(async ({ locals, request }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const setting = capabilityStatementSettingSchema.parse(await readJson(request));
+  const setting = await readBody(request, capabilityStatementSettingSchema);
   const db = await getDb();
   await setCapabilityStatementSetting(db, setting, actor);
   return json(await answer(db));

@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, readJson } from '#server/http.ts';
+import { defineHandler, json, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { getCompanyProfile } from '#server/content/public-content.ts';
 import { updateCompanyProfile } from '#server/services/company-profile.ts';
@@ -17,6 +17,6 @@ export const GET = defineHandler(async ({ locals }) => {
 /** Any subset of the profile's fields with `version`; publishes the site. */
 export const PATCH = defineHandler(async ({ locals, request }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const patch = companyProfilePatchSchema.parse(await readJson(request));
+  const patch = await readBody(request, companyProfilePatchSchema);
   return json(await updateCompanyProfile(await getDb(), patch, actor));
 });

@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, methodNotAllowed, parseId, readJson } from '#server/http.ts';
+import { defineHandler, json, methodNotAllowed, parseId, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { deleteDocument, updateDocument } from '#server/services/documents.ts';
 import { documentPatchSchema } from '#shared/schemas/document.ts';
@@ -11,7 +11,7 @@ export const prerender = false;
 export const PUT = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
-  const patch = documentPatchSchema.parse(await readJson(request));
+  const patch = await readBody(request, documentPatchSchema);
   return json(await updateDocument(await getDb(), id, patch, actor));
 });
 

@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, methodNotAllowed, readJson } from '#server/http.ts';
+import { defineHandler, json, methodNotAllowed, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createDocument } from '#server/services/documents.ts';
 import { listDocuments } from '#server/content/public-content.ts';
@@ -17,7 +17,7 @@ export const GET = defineHandler(async ({ locals }) => {
 /** SPEC 7: a document for a file uploaded through POST /api/documents/upload. */
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const input = documentSchema.parse(await readJson(request));
+  const input = await readBody(request, documentSchema);
   return json(await createDocument(await getDb(), input, actor), { status: 201 });
 });
 

@@ -1,7 +1,7 @@
 import type { APIContext } from 'astro';
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { HttpError, defineHandler, json, readJson } from '#server/http.ts';
+import { HttpError, defineHandler, json, readJson, refuseUnknownFields } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { deleteImage, uploadImage } from '#server/services/images.ts';
 import { LIMITS } from '#shared/constants.ts';
@@ -53,7 +53,9 @@ export const POST = withSuccessFlag(async ({ request, locals }) => {
 
 export const DELETE = withSuccessFlag(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const parsed = imageDeleteSchema.safeParse(await readJson(request));
+  const body = await readJson(request);
+  refuseUnknownFields(imageDeleteSchema, body);
+  const parsed = imageDeleteSchema.safeParse(body);
   if (!parsed.success) throw new HttpError(400, 'Invalid image file name');
   const { filename } = parsed.data;
   const { kept } = await deleteImage(await getDb(), filename, actor);

@@ -2,7 +2,7 @@ import { WRONG_CURRENT_PASSWORD, changePassword } from '#server/auth/account.ts'
 import { requireUser } from '#server/auth/guard.ts';
 import { countAttempt } from '#server/auth/limits.ts';
 import { getDb } from '#server/db/client.ts';
-import { HttpError, defineHandler, json, readJson } from '#server/http.ts';
+import { HttpError, defineHandler, json, readBody } from '#server/http.ts';
 import { changePasswordSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
@@ -10,7 +10,7 @@ export const prerender = false;
 /** Needs the current password; ends every other session of the user. */
 export const POST = defineHandler(async ({ request, locals }) => {
   const user = requireUser(locals);
-  const input = changePasswordSchema.parse(await readJson(request));
+  const input = await readBody(request, changePasswordSchema);
   const db = await getDb();
   const refund = await countAttempt(db, 'password', locals.clientIp);
   try {

@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, methodNotAllowed, parseId, readJson } from '#server/http.ts';
+import { defineHandler, json, methodNotAllowed, parseId, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { updateContactInfo } from '#server/services/contact-info.ts';
 import { contactInfoPatchSchema } from '#shared/schemas/contact-info.ts';
@@ -10,7 +10,7 @@ export const prerender = false;
 export const PATCH = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
-  const patch = contactInfoPatchSchema.parse(await readJson(request));
+  const patch = await readBody(request, contactInfoPatchSchema);
   return json(await updateContactInfo(await getDb(), id, patch, actor));
 });
 

@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, methodNotAllowed, readJson } from '#server/http.ts';
+import { defineHandler, json, methodNotAllowed, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createContactInfo, listContactInfo } from '#server/services/contact-info.ts';
 import { contactInfoSchema } from '#shared/schemas/contact-info.ts';
@@ -14,7 +14,7 @@ export const GET = defineHandler(async ({ locals }) => {
 
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const input = contactInfoSchema.parse(await readJson(request));
+  const input = await readBody(request, contactInfoSchema);
   return json(await createContactInfo(await getDb(), input, actor), { status: 201 });
 });
 

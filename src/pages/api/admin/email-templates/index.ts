@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, methodNotAllowed, readJson } from '#server/http.ts';
+import { defineHandler, json, methodNotAllowed, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createEmailTemplate, listEmailTemplates } from '#server/services/email-templates.ts';
 import { emailTemplateSchema } from '#shared/schemas/email-template.ts';
@@ -14,7 +14,7 @@ export const GET = defineHandler(async ({ locals }) => {
 
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const input = emailTemplateSchema.parse(await readJson(request));
+  const input = await readBody(request, emailTemplateSchema);
   return json(await createEmailTemplate(await getDb(), input, actor), { status: 201 });
 });
 

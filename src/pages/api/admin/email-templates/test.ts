@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, methodNotAllowed, readJson } from '#server/http.ts';
+import { defineHandler, json, methodNotAllowed, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { sendTemplateTest } from '#server/services/email-templates.ts';
 import { templateTestSchema } from '#shared/schemas/email-template.ts';
@@ -10,7 +10,7 @@ export const prerender = false;
 /** 'Send test e-mail': the dialog's template with sample content, to the administrator (202: queued). */
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const { template, to } = templateTestSchema.parse(await readJson(request));
+  const { template, to } = await readBody(request, templateTestSchema);
   return json(await sendTemplateTest(await getDb(), template, actor, to), { status: 202 });
 });
 

@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, parseId, readJson } from '#server/http.ts';
+import { defineHandler, json, parseId, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { deleteInsight, updateInsight } from '#server/services/insights.ts';
 import { insightPatchSchema } from '#shared/schemas/insight.ts';
@@ -11,7 +11,7 @@ export const prerender = false;
 export const PATCH = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
-  const patch = insightPatchSchema.parse(await readJson(request));
+  const patch = await readBody(request, insightPatchSchema);
   return json(await updateInsight(await getDb(), id, patch, actor));
 });
 

@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, readJson } from '#server/http.ts';
+import { defineHandler, json, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createInsight } from '#server/services/insights.ts';
 import { listInsights } from '#server/content/public-content.ts';
@@ -16,6 +16,6 @@ export const GET = defineHandler(async ({ locals }) => {
 
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const input = insightSchema.parse(await readJson(request));
+  const input = await readBody(request, insightSchema);
   return json(await createInsight(await getDb(), input, actor), { status: 201 });
 });

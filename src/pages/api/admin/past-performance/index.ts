@@ -1,7 +1,7 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { listPastPerformance } from '#server/content/public-content.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, methodNotAllowed, readJson } from '#server/http.ts';
+import { defineHandler, json, methodNotAllowed, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { createPastPerformance } from '#server/services/past-performance.ts';
 import { pastPerformanceSchema } from '#shared/schemas/past-performance.ts';
@@ -17,7 +17,7 @@ export const GET = defineHandler(async ({ locals }) => {
 /** A new entry; publishes the pages that show it. */
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  const input = pastPerformanceSchema.parse(await readJson(request));
+  const input = await readBody(request, pastPerformanceSchema);
   return json(await createPastPerformance(await getDb(), input, actor), { status: 201 });
 });
 

@@ -3,7 +3,7 @@ import { requireUser } from '#server/auth/guard.ts';
 import { countAttempt } from '#server/auth/limits.ts';
 import { disableTwoFactor } from '#server/auth/two-factor.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, readJson } from '#server/http.ts';
+import { defineHandler, json, readBody } from '#server/http.ts';
 import { twoFactorDisableSchema } from '#shared/schemas/auth.ts';
 
 export const prerender = false;
@@ -11,7 +11,7 @@ export const prerender = false;
 /** Needs the current password and a code from the app (or a recovery code). */
 export const POST = defineHandler(async ({ request, locals }) => {
   const me = requireUser(locals);
-  const input = twoFactorDisableSchema.parse(await readJson(request));
+  const input = await readBody(request, twoFactorDisableSchema);
   const db = await getDb();
   const refund = await countAttempt(db, '2fa', locals.clientIp);
   await requireCurrentPassword(db, me.id, input.currentPassword);

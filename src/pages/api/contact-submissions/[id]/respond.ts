@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, methodNotAllowed, parseId, readJson } from '#server/http.ts';
+import { defineHandler, json, methodNotAllowed, parseId, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { respondToSubmission } from '#server/services/contact-submissions.ts';
 import { contactResponseSchema } from '#shared/schemas/contact-submission.ts';
@@ -11,7 +11,7 @@ export const prerender = false;
 export const POST = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
-  const { message } = contactResponseSchema.parse(await readJson(request));
+  const { message } = await readBody(request, contactResponseSchema);
   return json(await respondToSubmission(await getDb(), id, message, actor), { status: 201 });
 });
 

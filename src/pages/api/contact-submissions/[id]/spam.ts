@@ -1,6 +1,6 @@
 import { requireAdmin } from '#server/auth/guard.ts';
 import { getDb } from '#server/db/client.ts';
-import { defineHandler, json, methodNotAllowed, parseId, readJson } from '#server/http.ts';
+import { defineHandler, json, methodNotAllowed, parseId, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
 import { setSubmissionSpam } from '#server/services/contact-submissions.ts';
 import { spamFlagSchema } from '#shared/schemas/contact-submission.ts';
@@ -11,7 +11,7 @@ export const prerender = false;
 export const PATCH = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
-  const { isSpam } = spamFlagSchema.parse(await readJson(request));
+  const { isSpam } = await readBody(request, spamFlagSchema);
   return json(await setSubmissionSpam(await getDb(), id, isSpam, actor));
 });
 
