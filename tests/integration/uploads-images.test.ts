@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServer } from '#server/web/app-server.ts';
 import { and, eq, like } from 'drizzle-orm';
-import { auditLog, companyProfile, contentBlocks, services, uploads } from '#server/db/schema/index.ts';
+import { auditLog, companyProfile, contentBlocks, headerContent, services, uploads } from '#server/db/schema/index.ts';
 import type { LibraryImage } from '#shared/responses.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 import { CLEAN_SVG, imageUploadSuite, solid, upload, uploadForm } from './helpers/images';
@@ -194,6 +194,47 @@ describe('the media library: GET /api/admin/images and DELETE /api/admin/images/
     expect((await ctx.as(ctx.admin, 'DELETE', `/api/admin/images/${await idOf(truck.url)}`)).status).toBe(200);
     expect((await ctx.s.request(truck.thumbnailUrl)).status).toBe(404);
     expect((await list()).images.map((i) => i.name)).toEqual(['team (2024).jpg']);
+  });
+
+  it('[SECURITY][RELIABILITY] setting the logo and deleting the same image at once, 20 times: never both, never a logo without its file', async () => {
+    const header = async () => (await ctx.s.db.select().from(headerContent).where(eq(headerContent.isActive, true)))[0]!;
+    const outcomes = { saved: 0, deleted: 0 };
+    for (let i = 0; i < 20; i++) {
+      const png = await sharp({ create: { width: 60, height: 20, channels: 3, background: { r: 10 * i, g: 90, b: 140 } } })
+        .png()
+        .toBuffer();
+      const url = await uploaded(png, `logo ${i}.png`);
+      const id = await idOf(url);
+      const { id: headerId, version } = await header();
+      // Half the deletes from the media library, half from the image picker.
+      const [save, remove] = await Promise.all([
+        ctx.as(ctx.admin, 'PATCH', `/api/content/header/${headerId}`, { logoLight: url, version }),
+        i % 2 === 0
+          ? ctx.as(ctx.admin, 'DELETE', `/api/admin/images/${id}`)
+          : ctx.as(ctx.admin, 'DELETE', '/api/upload/image', { filename: url.split('/').pop() }),
+      ]);
+      const removeBody = (await remove.json()) as { message: string };
+      const deleted = remove.status === 200 && removeBody.message === 'Image deleted';
+      const saveBody = (await save.json()) as { message?: string };
+      expect([save.status, deleted], `race ${i}: ${saveBody.message ?? ''} / ${removeBody.message}`).not.toEqual([200, true]);
+      if (save.status === 200) {
+        outcomes.saved++;
+        expect(remove.status === 409 || removeBody.message === 'Image kept: it is still used on the site', `race ${i}`).toBe(true);
+      } else {
+        outcomes.deleted++;
+        expect(save.status).toBe(409);
+        expect(saveBody.message).toBe('An image chosen here was deleted from the library meanwhile. Choose it again or pick another.');
+        expect(deleted).toBe(true);
+      }
+      // Whatever won, the live logo is the new image or the one before, and an upload it names is there, listed in the library.
+      const logo = (await header()).logoLight;
+      expect(logo === url || !logo.includes(url), `race ${i}: ${logo}`).toBe(true);
+      if (logo.startsWith('/uploads/')) {
+        expect((await ctx.s.request(logo)).status, `race ${i}: ${logo}`).toBe(200);
+        expect((await ctx.s.db.select().from(uploads).where(eq(uploads.url, logo))).length).toBe(1);
+      }
+    }
+    console.log(`use/delete races: ${outcomes.saved} saves won, ${outcomes.deleted} deletes won`);
   });
 });
 

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, like, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { LIMITS } from '#shared/constants.ts';
 import type { LibraryPage } from '#shared/responses.ts';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { companyProfile, contentBlocks, emailTemplates, headerContent, insights, services, uploads } from '../db/schema';
 import { HttpError } from '../http';
 
@@ -58,7 +58,7 @@ export interface ImageUse {
 }
 
 /** The places each image (by hash) is used; `hashes` limits the search to those images. */
-async function imageUses(db: Db, hashes?: string[]): Promise<Map<string, ImageUse[]>> {
+async function imageUses(db: Db | Tx, hashes?: string[]): Promise<Map<string, ImageUse[]>> {
   const uses = new Map<string, ImageUse[]>();
   const add = (found: (string[] | null)[], where: string, current = true) => {
     for (const hash of new Set(found.flatMap((f) => f ?? []))) {
@@ -132,11 +132,42 @@ async function imageUses(db: Db, hashes?: string[]): Promise<Map<string, ImageUs
 }
 
 /** The uses of one image, the live ones first. */
-export async function usesOf(db: Db, urlOrKey: string): Promise<ImageUse[]> {
+export async function usesOf(db: Db | Tx, urlOrKey: string): Promise<ImageUse[]> {
   const hash = imageHash(urlOrKey);
   if (!hash) return [];
   const list = (await imageUses(db, [hash])).get(hash) ?? [];
   return list.sort((a, b) => Number(b.current) - Number(a.current));
+}
+
+/** Every uploaded image's hash that the string values of `values` mention. */
+function hashesOf(values: Record<string, unknown>): Set<string> {
+  const found = new Set<string>();
+  for (const value of Object.values(values)) {
+    if (typeof value !== 'string') continue;
+    for (const m of value.matchAll(/images\/([0-9a-f]{32})/g)) found.add(m[1]!);
+  }
+  return found;
+}
+
+/**
+ * Inside the transaction that stores `values`: the uploaded images they newly mention (not in
+ * `before`) must still be in the library, and stay there until the transaction ends (their rows
+ * are locked FOR SHARE; deleting an image locks its row FOR UPDATE and checks its uses in one
+ * transaction). So a save and a delete of the same image never both succeed: whichever comes
+ * second sees the other. An image deleted meanwhile refuses the save with 409.
+ */
+export async function holdImagesUsed(tx: Tx, values: Record<string, unknown>, before?: Record<string, unknown>): Promise<void> {
+  const had = before ? hashesOf(before) : new Set<string>();
+  const added = [...hashesOf(values)].filter((hash) => !had.has(hash));
+  for (const hash of added) {
+    const [row] = await tx
+      .select({ id: uploads.id })
+      .from(uploads)
+      .where(and(eq(uploads.kind, 'image'), like(uploads.key, `images/${hash}.%`)))
+      .limit(1)
+      .for('share');
+    if (!row) throw new HttpError(409, 'An image chosen here was deleted from the library meanwhile. Choose it again or pick another.');
+  }
 }
 
 /** How a use reads in a list or a message. */

@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { LIMITS } from '#shared/constants.ts';
 import { IMAGE_MESSAGES } from '#shared/schemas/upload.ts';
 import { now } from '../auth/clock';
 import type { Db } from '../db/client';
-import { uploads, type Upload } from '../db/schema';
+import { uploads } from '../db/schema';
 import { HttpError } from '../http';
 import { storage } from '../storage/storage';
 import { recordAudit, type Actor } from './audit';
-import { inUseError, usesOf } from './image-library';
+import { inUseError, usesOf, type ImageUse } from './image-library';
 import { oneImageAtATime, processImage } from './image-files';
 import { enforce } from './rate-limit';
 
@@ -79,16 +79,31 @@ export async function uploadImage(db: Db, read: () => Promise<{ bytes: Buffer; n
   return { url: stored.url, width: image.width, height: image.height };
 }
 
-/** Removes an image's row, then its file and variants, with an audit record. */
-async function removeImage(db: Db, row: Upload, actor: Actor): Promise<void> {
-  await db.transaction(async (tx) => {
+/**
+ * Removes an image unless content uses it: in one transaction its row is locked (a save that
+ * would use it waits, then finds it gone: `holdImagesUsed`), its uses are read, and the row goes
+ * with an audit record. Then its file and variants. Answers the uses that kept it, if any.
+ */
+async function removeUnused(db: Db, where: SQL, actor: Actor): Promise<ImageUse[]> {
+  const removed = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(uploads)
+      .where(and(where, eq(uploads.kind, 'image')))
+      .for('update');
+    if (!row) throw new HttpError(404, 'Image not found');
+    const uses = await usesOf(tx, row.key);
+    if (uses.length) return { row, uses };
     await tx.delete(uploads).where(eq(uploads.id, row.id));
     await recordAudit(tx, actor, { action: 'delete', entity: 'upload', entityId: row.id, before: row });
+    return { row, uses };
   });
+  if (removed.uses.length) return removed.uses;
   // After the row: a failure here leaves an unlisted file, never a row without its file.
   const store = await storage();
-  for (const w of row.variantWidths ?? []) await store.delete(variantOf(row.key, w));
-  await store.delete(row.key);
+  for (const w of removed.row.variantWidths ?? []) await store.delete(variantOf(removed.row.key, w));
+  await store.delete(removed.row.key);
+  return [];
 }
 
 /**
@@ -96,25 +111,12 @@ async function removeImage(db: Db, row: Upload, actor: Actor): Promise<void> {
  * content still uses it; then it is kept (the picker only clears its own field).
  */
 export async function deleteImage(db: Db, filename: string, actor: Actor): Promise<{ kept: boolean }> {
-  const key = `images/${filename}`;
-  const [row] = await db
-    .select()
-    .from(uploads)
-    .where(and(eq(uploads.key, key), eq(uploads.kind, 'image')));
-  if (!row) throw new HttpError(404, 'Image not found');
-  if ((await usesOf(db, row.key)).length) return { kept: true };
-  await removeImage(db, row, actor);
-  return { kept: false };
+  const uses = await removeUnused(db, eq(uploads.key, `images/${filename}`), actor);
+  return { kept: uses.length > 0 };
 }
 
 /** DELETE /api/admin/images/:id (the media library): refused with where it is used while any content uses it. */
 export async function deleteLibraryImage(db: Db, id: number, actor: Actor): Promise<void> {
-  const [row] = await db
-    .select()
-    .from(uploads)
-    .where(and(eq(uploads.id, id), eq(uploads.kind, 'image')));
-  if (!row) throw new HttpError(404, 'Image not found');
-  const uses = await usesOf(db, row.key);
+  const uses = await removeUnused(db, eq(uploads.id, id), actor);
   if (uses.length) throw inUseError(uses);
-  await removeImage(db, row, actor);
 }

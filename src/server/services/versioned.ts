@@ -3,10 +3,12 @@ import type { PgTableWithColumns } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client';
 import { HttpError } from '../http';
 import { recordAudit, type Actor } from './audit';
+import { holdImagesUsed } from './image-library';
 
 /*
  * Writes to editable rows: each runs in one transaction with its audit row, and an update based on
- * a stale `version` is refused (409) instead of overwriting another administrator's change.
+ * a stale `version` is refused (409) instead of overwriting another administrator's change. An
+ * uploaded image a write newly uses is held in the library until it commits (`holdImagesUsed`).
  */
 
 const STALE_MESSAGE = 'This item was changed by someone else. Reload to get the latest version.';
@@ -28,13 +30,15 @@ export async function createRow<R extends Row>(
   db: Db,
   table: VersionedTable,
   values: Record<string, unknown> | ((tx: Tx) => Promise<Record<string, unknown>>),
-  ctx: Omit<WriteContext, 'notFound'> & { beforeWrite?: (tx: Tx) => Promise<void> },
+  ctx: Omit<WriteContext, 'notFound'> & { beforeWrite?: (tx: Tx) => Promise<void>; afterWrite?: (tx: Tx, row: R) => Promise<void> },
 ): Promise<R> {
   return db.transaction(async (tx) => {
     await ctx.beforeWrite?.(tx);
     // A function computes the values inside the transaction (from rows it locks).
     const row = typeof values === 'function' ? await values(tx) : values;
+    await holdImagesUsed(tx, row);
     const [created] = (await tx.insert(table).values(row).returning()) as R[];
+    await ctx.afterWrite?.(tx, created!);
     await recordAudit(tx, ctx.actor, { action: 'create', entity: ctx.entity, entityId: created!.id, after: created });
     return created!;
   });
@@ -53,6 +57,8 @@ export async function updateRow<R extends Row>(
   ctx: WriteContext & {
     accept?: (row: R) => boolean;
     prepare?: (tx: Tx, row: R, values: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>;
+    /** Runs after the write, in its transaction, with the row as written. */
+    afterWrite?: (tx: Tx, row: R) => Promise<void>;
   },
 ): Promise<{ before: R; after: R }> {
   return db.transaction(async (tx) => {
@@ -61,11 +67,13 @@ export async function updateRow<R extends Row>(
     const { version, ...rest } = patch;
     if (version !== undefined && version !== row.version) throw new HttpError(409, STALE_MESSAGE);
     const values = ctx.prepare ? await ctx.prepare(tx, row, rest) : rest;
+    await holdImagesUsed(tx, values, row);
     const [after] = (await tx
       .update(table)
       .set({ ...values, version: sql`${table.version} + 1` })
       .where(eq(table.id, id))
       .returning()) as R[];
+    await ctx.afterWrite?.(tx, after!);
     await recordAudit(tx, ctx.actor, { action: 'update', entity: ctx.entity, entityId: id, before: row, after });
     return { before: row, after: after! };
   });
