@@ -2,9 +2,19 @@ import ipaddr from 'ipaddr.js';
 import { env } from './env';
 
 /**
- * The client address from the socket. Forwarded headers are trusted only with TRUST_PROXY=true
- * (then the last X-Forwarded-For hop, the one our proxy appended), so a client cannot pick its
- * own address to dodge rate limits.
+ * A client address as it may be stored (an inquiry's, an audit row's, a session's): a valid IP
+ * address, normalised (`::ffff:192.0.2.1` is 192.0.2.1), or null for anything else.
+ */
+export function storedAddress(address: string | undefined): string | null {
+  if (!address || address.length > 64 || !ipaddr.isValid(address)) return null;
+  return ipaddr.process(address).toString();
+}
+
+/**
+ * The client address from the socket. Forwarded headers are believed only from a proxy TRUST_PROXY
+ * names: the server drops them from any other peer before Astro sees them (app-server.ts), so a
+ * client cannot pick its own address to dodge rate limits. Then the last X-Forwarded-For hop (the
+ * one our proxy appended) is the client, if it is an IP address.
  */
 export function clientAddress(request: Request, socketAddress: () => string | undefined): string {
   if (env().TRUST_PROXY) {
@@ -14,7 +24,7 @@ export function clientAddress(request: Request, socketAddress: () => string | un
       .map((s) => s.trim())
       .filter(Boolean)
       .pop();
-    if (last) return last;
+    if (last) return storedAddress(last) ?? 'invalid-forwarded';
   }
   // Astro's clientAddress is the first X-Forwarded-For value when that header exists, so without a
   // trusted proxy such a request cannot be told apart from a forgery: all of them share one bucket

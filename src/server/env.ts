@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTrustedProxies } from './trusted-proxies';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -31,7 +32,18 @@ const envSchema = z.object({
   ALLOW_REGISTRATION: bool,
   /** A session ends after this many seconds without a request (the back office warns 2 minutes before). */
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).max(43_200).default(1800),
-  TRUST_PROXY: bool,
+  /** The reverse proxies whose X-Forwarded-* headers are believed (client-ip.ts `parseTrustedProxies`). */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const proxies = parseTrustedProxies(value);
+      if (typeof proxies === 'string') {
+        ctx.addIssue({ code: 'custom', message: proxies });
+        return z.NEVER;
+      }
+      return proxies;
+    }),
   SMTP_URL: z.string().optional(),
   /** The From of every e-mail; unset: the company's legal name <no-reply@localhost>. */
   MAIL_FROM: z.string().optional(),

@@ -160,8 +160,8 @@ export interface ServeOptions {
   /** The static pages (none by default: no publisher runs). */
   site?: () => StaticMap;
   uploads?: AppServerOptions['uploads'];
-  /** Default: TRUST_PROXY. */
-  trustProxy?: boolean;
+  /** Default: TRUST_PROXY (`true`: a proxy on this machine). */
+  trustProxy?: AppServerOptions['trustProxy'];
   /** Keep visitors' answers of the public endpoints as `npm start` does (default true). */
   publicApiCache?: boolean;
 }

@@ -7,16 +7,18 @@ import { startTestServer, type TestServer } from './helpers/server';
 import { resetEnvCache } from '../helpers/bundle';
 
 /*
- * Behind a trusted proxy (TRUST_PROXY) the limits count the forwarded client address, an IPv6
- * one by its /64: a client who owns a /64 cannot pick a fresh address for each message.
+ * Behind a trusted proxy (TRUST_PROXY names its address: 127.0.0.2 here) the limits count the
+ * forwarded client address, an IPv6 one by its /64: a client who owns a /64 cannot pick a fresh
+ * address for each message. Any other peer's forwarding headers are ignored.
  */
+const PROXY = '127.0.0.2';
 
 let s: TestServer;
 
 beforeAll(async () => {
-  process.env.TRUST_PROXY = 'true';
+  process.env.TRUST_PROXY = PROXY;
   resetEnvCache();
-  s = await startTestServer({ trustProxy: true });
+  s = await startTestServer({ trustProxy: 'env' });
 }, 180_000);
 afterAll(async () => {
   closeSenders();
@@ -33,7 +35,8 @@ const inquiry = (tag: string) => ({
   website: '',
 });
 /** A post as the proxy forwards it: the client's address last in X-Forwarded-For. */
-const post = (tag: string, forwardedFor: string) => postJson(s.url, '/api/contact', inquiry(tag), { forwardedFor });
+const post = (tag: string, forwardedFor: string, localAddress = PROXY) =>
+  postJson(s.url, '/api/contact', inquiry(tag), { forwardedFor, localAddress });
 const rowOf = async (answer: { body: string }) =>
   (
     await s.db
@@ -42,6 +45,24 @@ const rowOf = async (answer: { body: string }) =>
       .where(eq(contactSubmissions.id, (JSON.parse(answer.body) as { id: number }).id))
   )[0]!;
 const submissions = async (where: SQL | undefined) => (await s.db.select({ n: count() }).from(contactSubmissions).where(where))[0]!.n;
+
+describe('[SECURITY] TRUST_PROXY names the proxies; the stored address is an IP address', () => {
+  it('X-Forwarded-For from any other peer is ignored: its own address is stored and counted', async () => {
+    const forged = await post('forged', '203.0.113.50', '127.0.0.3');
+    expect(forged.status).toBe(201);
+    expect(await rowOf(forged)).toMatchObject({ ipAddress: '127.0.0.3' });
+    const proxied = await post('proxied', '198.51.100.1, 203.0.113.50');
+    expect(await rowOf(proxied)).toMatchObject({ ipAddress: '203.0.113.50' });
+  });
+
+  it('a forwarded hop that is not an IP address is never stored (a 6,000-character one included)', async () => {
+    for (const hop of ['x'.repeat(6000), '203.0.113.50, <script>alert(1)</script>', '999.1.1.1', '::ffff:203.0.113.77']) {
+      const answer = await post(`odd-${hop.length}`, hop);
+      expect(answer.status, hop.slice(0, 40)).toBe(201);
+      expect((await rowOf(answer)).ipAddress, hop.slice(0, 40)).toBe(hop.startsWith('::ffff:') ? '203.0.113.77' : null);
+    }
+  });
+});
 
 describe('[SECURITY][LEADS][FLOOD] limits per forwarded client address and IPv6 /64', { timeout: 120_000 }, () => {
   it('two addresses in one /64 share an allowance; another /64 does not', async () => {

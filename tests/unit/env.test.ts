@@ -62,5 +62,6 @@ describe('[OPS][ENV] settings mean what they say', () => {
   it('a value that is set and wrong still stops the start, naming the variable', () => {
     expect(() => envWith({ SITE_URL: 'not a url' })).toThrow(/Invalid environment configuration:\n {2}SITE_URL/);
     expect(() => envWith({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+    expect(() => envWith({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY.*"yes" is not an IP address or a CIDR range/s);
   });
 });

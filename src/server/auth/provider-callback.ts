@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
+import { storedAddress } from '../client-ip';
 import { env } from '../env';
 import { getAuth, sessionCookieName } from './better-auth';
 import { now } from './clock';
@@ -68,7 +69,7 @@ export async function finishProviderSignIn(db: Db, request: Request, ipAddress?:
   }
   await db
     .update(sessions)
-    .set({ lastActiveAt: now(), ipAddress: ipAddress ?? null })
+    .set({ lastActiveAt: now(), ipAddress: storedAddress(ipAddress) })
     .where(eq(sessions.id, row.session.id));
   await db.update(users).set({ lastLoginAt: now(), failedLoginCount: 0 }).where(eq(users.id, user.id));
   const headers = new Headers(res.headers);

@@ -5,6 +5,7 @@ import { sessions, users } from '../db/schema';
 import { SESSION_MAX_MS, getAuth, sessionCookieName, sessionIdleMs } from './better-auth';
 import { now as clockNow } from './clock';
 import { hintCookie, isSecureRequest, readCookie } from './cookies';
+import { storedAddress } from '../client-ip';
 import { env } from '../env';
 import type { SessionInfo, SessionUser } from '#shared/session.ts';
 import { deviceCookie } from './device';
@@ -114,7 +115,7 @@ export async function issueSession(
   const [updated] = await db.update(users).set({ lastLoginAt: clockNow() }).where(eq(users.id, userId)).returning();
   const secure = isSecureRequest(request, env().SITE_URL);
   const { headers, response } = await getAuth(db, secure).api.issueSession({
-    body: { userId, ipAddress },
+    body: { userId, ipAddress: storedAddress(ipAddress) ?? undefined },
     headers: request.headers,
     returnHeaders: true,
   });

@@ -1,6 +1,7 @@
 import { desc } from 'drizzle-orm';
 import type { SessionUser } from '#shared/session.ts';
 import type { Db, Tx } from '../db/client';
+import { storedAddress } from '../client-ip';
 import { auditLog } from '../db/schema';
 
 /** Who is making a change: the signed-in administrator and where the request came from. */
@@ -88,7 +89,7 @@ export async function recordAudit(
     subject,
     before: summary.before,
     after: summary.after,
-    ipAddress: actor.ip ?? null,
+    ipAddress: storedAddress(actor.ip),
   });
 }
 

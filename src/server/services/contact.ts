@@ -3,7 +3,7 @@ import type { Db, Tx } from '../db/client';
 import { contactInfo, contactSubmissions } from '../db/schema';
 import { HttpError } from '../http';
 import { now as clockNow } from '../auth/clock';
-import { limitKey } from '../client-ip';
+import { limitKey, storedAddress } from '../client-ip';
 import { newMessageId } from '../mail/outbox';
 import { CONTACT_MIN_FILL_MS } from '#shared/contact-rules.ts';
 import { contactRequestSchema } from '#shared/schemas/contact.ts';
@@ -115,7 +115,7 @@ export async function submitContact(db: Db, body: unknown, meta: ContactMeta) {
         isSpam: reason !== null,
         spamReason: reason,
         heldForDigest: reason === null && !notifyNow,
-        ipAddress: meta.ip,
+        ipAddress: storedAddress(meta.ip),
         userAgent: meta.userAgent?.slice(0, 500) ?? null,
         messageId: newMessageId('inquiry'),
       })

@@ -10,6 +10,7 @@ import { answerDocumentUpload, documentUploadToken } from './document-upload';
 import { isPublicRead, type PublicApiCache } from './public-api-cache';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
 import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
+import { fromTrustedProxy, proxyRanges, type ProxyRange } from '../trusted-proxies';
 import {
   bytesOf,
   DiskBody,
@@ -37,11 +38,12 @@ export interface AppServerOptions {
   /** The live release's files; read per request so a swap takes effect atomically. */
   site: () => StaticMap;
   /**
-   * TRUST_PROXY: only then may X-Forwarded-* headers reach Astro (its clientAddress reads them),
-   * and `X-Forwarded-Proto: https` marks a request as https (HSTS). The server itself speaks
-   * plain HTTP: TLS ends at the proxy.
+   * TRUST_PROXY: the proxies (`true`: one on this machine) whose connections may bring
+   * X-Forwarded-* headers to Astro (its clientAddress reads them) and whose
+   * `X-Forwarded-Proto: https` marks a request as https (HSTS). From any other peer those headers
+   * are dropped. The server itself speaks plain HTTP: TLS ends at the proxy.
    */
-  trustProxy?: boolean;
+  trustProxy?: boolean | readonly ProxyRange[];
   /**
    * ACCESS_LOG: also log plain static requests (pages, assets), which are otherwise not logged;
    * every other request always gets one JSON line.
@@ -298,15 +300,26 @@ interface Route {
 
 const isRead = (method: string | undefined) => method === 'GET' || method === 'HEAD';
 
+const FORWARDING_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded'];
+/** Peers already warned about (at most a few lines in a log, whatever the traffic). */
+const warnedPeers = new Set<string>();
+
 /**
- * Without a trusted proxy these headers are whatever the client chose: dropped before Astro, so
- * the client address is the socket's and rate limits cannot be dodged.
+ * Whether the connection comes from a trusted proxy. From any other peer the forwarding headers
+ * are whatever the client chose: dropped before anything reads them, so the client address is the
+ * socket's and rate limits cannot be dodged. With proxies configured, the first few untrusted
+ * peers that send them are logged once each (a proxy missing from TRUST_PROXY would otherwise put
+ * every visitor behind it into one address's limits, unnoticed).
  */
-function dropUntrustedForwarding(req: http.IncomingMessage, trustProxy: boolean | undefined): void {
-  if (trustProxy) return;
-  for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded']) {
-    delete req.headers[h];
+function trustForwarding(req: http.IncomingMessage, proxies: readonly ProxyRange[]): boolean {
+  const peer = req.socket.remoteAddress;
+  if (fromTrustedProxy(proxies, peer)) return true;
+  if (proxies.length > 0 && req.headers['x-forwarded-for'] !== undefined && peer && warnedPeers.size < 5 && !warnedPeers.has(peer)) {
+    warnedPeers.add(peer);
+    log.warn('X-Forwarded-For ignored: the peer is not a proxy TRUST_PROXY names (add its address if it is your proxy)', { peer });
   }
+  for (const h of FORWARDING_HEADERS) delete req.headers[h];
+  return false;
 }
 
 /** The routes of the server, in order; the last one (Astro) matches everything. */
@@ -374,7 +387,6 @@ function routes(opts: AppServerOptions): Route[] {
       name: 'a document upload',
       matches: ({ pathname }) => documentUploadToken(pathname) !== undefined,
       answer: ({ req, res, pathname, secure }) => {
-        dropUntrustedForwarding(req, opts.trustProxy);
         void answerDocumentUpload(req, documentUploadToken(pathname)!, secure).then(({ status, body, headers }) => {
           for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
           sendJson(res, status, body);
@@ -393,7 +405,6 @@ function routes(opts: AppServerOptions): Route[] {
 
 /** Astro's answer, with the body capped as it streams in (`BODY_LIMITS`). */
 function answerWithAstro(opts: AppServerOptions, { req, res, pathname }: Exchange, notFound: () => void): void {
-  dropUntrustedForwarding(req, opts.trustProxy);
   if (!isRead(req.method)) {
     const limit = bodyLimitFor(pathname);
     if (Number(req.headers['content-length'] ?? 0) > limit.bytes) {
@@ -438,6 +449,7 @@ function oneHost(raw: readonly string[]): boolean {
  */
 export function createAppServer(opts: AppServerOptions): http.Server {
   const table = routes(opts);
+  const proxies = proxyRanges(opts.trustProxy);
 
   function dispatch(x: Exchange, from: number): void {
     const at = table.findIndex((route, i) => i >= from && route.matches(x));
@@ -460,15 +472,16 @@ export function createAppServer(opts: AppServerOptions): http.Server {
       return sendJson(res, 400, { message: 'Bad request' });
     }
     const pathname = pathOf(target);
-    const secure = Boolean(opts.trustProxy) && single(req.headers['x-forwarded-proto']) === 'https';
+    const trusted = trustForwarding(req, proxies);
+    const secure = trusted && single(req.headers['x-forwarded-proto']) === 'https';
     const publicRead = opts.publicApi !== undefined && isPublicRead(req.method, pathname, single(req.headers.cookie));
     const file = staticFileFor(opts.site(), pathname) ?? (publicRead ? opts.publicApi!.get(pathname) : undefined);
     // Plain static reads are logged only with the access log on.
-    if (!(file !== undefined && isRead(req.method)) || opts.accessLog) trackRequest(req, res, pathname, Boolean(opts.trustProxy));
+    if (!(file !== undefined && isRead(req.method)) || opts.accessLog) trackRequest(req, res, pathname, trusted);
     dispatch({ req, res, pathname, secure, file, publicRead }, 0);
   });
 
   trackInFlight(server);
-  limitConnections(server, opts.connectionLimits ?? defaultConnectionLimits(Boolean(opts.trustProxy)));
+  limitConnections(server, opts.connectionLimits ?? defaultConnectionLimits(proxies.length > 0));
   return server;
 }

@@ -25,7 +25,8 @@ export async function startTestServer(
     seed?: boolean;
     site?: () => StaticMap;
     uploads?: AppServerOptions['uploads'];
-    trustProxy?: boolean;
+    /** `true`: a proxy on this machine; 'env': the TRUST_PROXY the environment names. */
+    trustProxy?: boolean | 'env';
     /** Another database than the clean one of openTestDatabase (an embedded one on disk). */
     database?: () => Promise<DbHandle>;
     /** Keep visitors' answers of the public endpoints as `npm start` does (default true). */
@@ -38,7 +39,7 @@ export async function startTestServer(
     seed: opts.seed !== false,
     site: opts.site,
     uploads: opts.uploads,
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy: opts.trustProxy === 'env' ? undefined : (opts.trustProxy ?? false),
     publicApiCache: opts.publicApiCache,
   });
   const { url } = served;
