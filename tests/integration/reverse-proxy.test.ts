@@ -225,6 +225,9 @@ describe('[SECURITY][PROXY] behind nginx with TLS', { timeout: 60_000 }, () => {
     expect(plain.status).toBe(301);
     expect(plain.headers.location).toBe('https://127.0.0.1/about?x=1');
     expect(plain.headers['strict-transport-security']).toBeUndefined();
+    // Neither server block names nginx's version.
+    expect(plain.headers.server).toBe('nginx');
+    expect(secure.headers.server).toBe('nginx');
   });
 
   it('signing in over https sets the Secure __Host- session cookie, which authenticates the next call', async () => {
@@ -366,5 +369,37 @@ describe('[SECURITY][PROXY] nginx serves the live release as the app would', { t
 
   it('the CSP nginx sends for a page missing from the map is a page’s CSP with no inline script', () => {
     expect(fs.readFileSync(path.resolve('deploy/nginx/procurement-site.conf'), 'utf8')).toContain(`"${htmlCsp([])}"`);
+  });
+});
+
+// Last: it stops the app.
+describe('[RELIABILITY][PROXY] while the app is down', { timeout: 60_000 }, () => {
+  it('nginx answers 503 with Retry-After: our own page, or `{ message }` JSON for the API; never its own 502 page', async () => {
+    const before = await call(`${tlsUrl}/api/no-such-endpoint`);
+    expect(before.status).toBe(404);
+    const app = server;
+    server = undefined as unknown as TestServer; // afterAll has nothing left to close
+    await app.close();
+    // A page that is not a file of the release goes to the app.
+    const page = await call(`${tlsUrl}/no-such-page`);
+    expect(page.status).toBe(503);
+    expect(page.headers['retry-after']).toBe('60');
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.body).toContain('<h1>We will be back in a minute</h1>');
+    expect(page.body).not.toMatch(/nginx|Bad Gateway/i);
+    const api = await call(`${tlsUrl}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: tlsUrl },
+      body: JSON.stringify({ name: 'Jane Buyer', email: 'jane@agency.gov', message: 'Forty laptops by June, please.' }),
+    });
+    expect(api.status).toBe(503);
+    expect(api.headers['retry-after']).toBe('60');
+    expect(api.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(api.body)).toEqual({ message: 'The service is briefly unavailable. Please try again in a minute.' });
+    // The page is only an answer: asked for by name, it is not found.
+    expect((await call(`${tlsUrl}/.unavailable-page`)).status).toBe(404);
   });
 });
