@@ -55,6 +55,8 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     const enumValue = /^ALTER TYPE "[\w.]+"(?:\."\w+")? ADD VALUE IF NOT EXISTS/.exec(stmt);
     // Values written into a column the migration adds go with the column.
     const filled = /^UPDATE "(\w+)" SET "(\w+)"/.exec(stmt);
+    // A function replaced in place: applied again, it is replaced again with the same body.
+    const replaced = /^CREATE OR REPLACE FUNCTION /.test(stmt);
     if (created) {
       tables.push(created[1]!);
       statements.push(`drop table "${created[1]}" cascade`);
@@ -70,6 +72,7 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     else if (constrained && tables.includes(constrained[1]!)) continue;
     else if (enumValue) continue;
     else if (filled && columns.has(`${filled[1]}.${filled[2]}`)) continue;
+    else if (replaced) continue;
     else throw new Error(`undo by hand: ${stmt.slice(0, 80)}`);
   }
   return { statements: statements.reverse(), tables };

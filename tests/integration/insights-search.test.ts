@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insights } from '#server/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { insights, insightSearch } from '#server/db/schema/index.ts';
 import type { Publisher } from '#server/publish/publisher.ts';
 import { SEARCHES_PER_MINUTE } from '#server/services/search-limit.ts';
 import { LIMITS } from '#shared/constants.ts';
@@ -119,6 +120,27 @@ describe('[SITE][SEARCH] GET /api/insights/search', { timeout: 180_000 }, () => 
     expect(text).toMatch(/zanzibarite sourcing/i);
     expect(text).not.toMatch(/\*\*|\]\(|https:|^#|\n#|>/);
     expect(hit!.excerpt.filter((p) => p.mark).map((p) => p.text.toLowerCase())).toContain('zanzibarite');
+    await api('DELETE', `/api/admin/insights/${created.id}`);
+  });
+
+  it('[RELIABILITY] the passage comes from plain text prepared when the article is saved, and an article saved before that gets it at its first search', async () => {
+    const created = await api('POST', '/api/admin/insights', {
+      ...article,
+      slug: 'prepared-text',
+      isPublished: true,
+      content: 'Some **strong** words about [ocelotite](https://www.example.gov/x) for the search.\n\n## A heading',
+    });
+    const [prepared] = await server.db.select().from(insightSearch).where(eq(insightSearch.insightId, created.id));
+    expect(prepared!.plainText).toBe(`${article.excerpt}\n\nSome strong words about ocelotite for the search.\n\nA heading`);
+    // Changed outside the app (as an old install's rows are): the trigger clears it; the first search writes it again.
+    await server.db.update(insights).set({ content: 'Plain words about ocelotite, changed by hand.' }).where(eq(insights.id, created.id));
+    const [cleared] = await server.db.select().from(insightSearch).where(eq(insightSearch.insightId, created.id));
+    expect(cleared!.plainText).toBeNull();
+    await searchUntil('ocelotite', (found) => found.includes('/insights/prepared-text'));
+    const [hit] = (await search('ocelotite')).results;
+    expect(hit!.excerpt.map((p) => p.text).join('')).toContain('Plain words about ocelotite, changed by hand');
+    const [rewritten] = await server.db.select().from(insightSearch).where(eq(insightSearch.insightId, created.id));
+    expect(rewritten!.plainText).toBe(`${article.excerpt}\n\nPlain words about ocelotite, changed by hand.`);
     await api('DELETE', `/api/admin/insights/${created.id}`);
   });
 

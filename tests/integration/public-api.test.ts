@@ -84,6 +84,9 @@ describe('[API][PUBLIC] lists', () => {
     expect(body.map((i: { slug: string }) => i.slug)).toEqual(['published-one', ...STARTING_INSIGHTS.map((i) => i.slug)]);
     expect(body[0].publicationDate).toBe('2026-01-02T00:00:00.000Z');
     expect(body[0].tags).toEqual([]);
+    // [RELIABILITY] Without their text: each article's page has it.
+    for (const item of body) expect(item).not.toHaveProperty('content');
+    expect(body[0]).toMatchObject({ title: expect.any(String), excerpt: expect.any(String), slug: 'published-one' });
   });
 
   it('insights: the seed published one article for each fixed link card on /insights', async () => {

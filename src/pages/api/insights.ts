@@ -1,10 +1,10 @@
 import { getDb } from '#server/db/client.ts';
 import { defineHandler, json } from '#server/http.ts';
-import { listInsights } from '#server/content/public-content.ts';
+import { listPublishedInsightSummaries } from '#server/content/public-content.ts';
 
 export const prerender = false;
 
-/** Published insights only; drafts are listed by GET /api/admin/insights (docs/decisions/000). */
+/** Published insights only, without their text; drafts are listed by GET /api/admin/insights (docs/decisions/000). */
 export const GET = defineHandler(async () => {
-  return json(await listInsights(await getDb(), { publishedOnly: true }));
+  return json(await listPublishedInsightSummaries(await getDb()));
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, ne, sql } from 'drizzle-orm';
 import type { ContentSection, DocumentCategory, FeatureSection, PublicContentSection } from '#shared/constants.ts';
 import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
@@ -91,6 +91,19 @@ export async function listInsights(db: Db | Tx, opts: { publishedOnly: boolean }
 }
 
 export type InsightRow = Awaited<ReturnType<typeof listInsights>>[number];
+
+/**
+ * GET /api/insights: the published insights, newest first, without their text (each article's
+ * page has it; the whole section's text in one answer was a megabyte for a few dozen articles).
+ */
+export async function listPublishedInsightSummaries(db: Db | Tx) {
+  const { content: _text, ...columns } = getTableColumns(insights);
+  return db
+    .select(columns)
+    .from(insights)
+    .where(eq(insights.isPublished, true))
+    .orderBy(...INSIGHT_ORDER);
+}
 
 /**
  * The insights that get a page (published, and not named like the section's not-found page): what

@@ -1,23 +1,22 @@
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { articlePlainText } from '#shared/markdown.ts';
-import type { Db } from '../db/client';
-import { insights, insightSearch } from '../db/schema';
+import type { Db, Tx } from '../db/client';
+import { insights, insightSearch, type Insight } from '../db/schema';
+import { searchExcerpt, type ExcerptPart } from './search-excerpt';
 
 /*
  * The insights search: PostgreSQL full-text search (English stemming, ranked by where the words
  * are: title, then summary, then text) over the published insights. Each insight's document is in
  * `insight_search`, written by the database on every save (a trigger, migration 0008) and indexed
  * (GIN), so the search is current the moment a save commits and costs a publish nothing, at any
- * number of articles (docs/decisions/013-insights-search.md).
+ * number of articles (docs/decisions/013-insights-search.md). Each result's passage is cut from
+ * the article's plain text, prepared when it is saved (`preparePlainText`), by search-excerpt.ts:
+ * no Markdown is parsed and no ts_headline runs for a visitor's search.
  */
 
 /** At most this many words of a query are searched; the results a search returns at most. */
 export const SEARCH_MAX_WORDS = 8;
 const SEARCH_MAX_RESULTS = 10;
-
-/** Marks around the matched words in an excerpt, split out before it leaves the server. */
-const START = '\u0001';
-const STOP = '\u0002';
 
 /**
  * The tsquery text for what a visitor typed: its words (letters and digits only, so nothing of
@@ -25,14 +24,19 @@ const STOP = '\u0002';
  * still be typing it). Null when nothing searchable was typed.
  */
 export function searchQuery(typed: string): string | null {
-  const words = (
+  const words = searchWords(typed);
+  if (words.length === 0) return null;
+  return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+}
+
+/** The words searched for in what a visitor typed: letters and digits, lower case, at most SEARCH_MAX_WORDS. */
+function searchWords(typed: string): string[] {
+  return (
     typed
       .normalize('NFKC')
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? []
   ).slice(0, SEARCH_MAX_WORDS);
-  if (words.length === 0) return null;
-  return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
 }
 
 export interface FoundInsight {
@@ -42,18 +46,18 @@ export interface FoundInsight {
   publicationDate: string | null;
   createdAt: string;
   /** A passage around the matched words; `mark` on the words that matched. */
-  excerpt: { text: string; mark?: true }[];
+  excerpt: ExcerptPart[];
 }
 
-/** Splits ts_headline's output at its marks. */
-function excerptParts(headline: string): FoundInsight['excerpt'] {
-  const parts: FoundInsight['excerpt'] = [];
-  for (const [i, chunk] of headline.split(START).entries()) {
-    const [marked, rest] = i === 0 ? [undefined, chunk] : chunk.split(STOP, 2);
-    if (marked) parts.push({ text: marked, mark: true });
-    if (rest) parts.push({ text: rest });
-  }
-  return parts;
+/** The text a result's passage is cut from: the summary, then the article's words as a reader sees them. */
+const plainTextOf = (row: { excerpt: string; content: string }) => `${row.excerpt}\n\n${articlePlainText(row.content)}`;
+
+/** After an insight is written, in its transaction: the plain text its search results are cut from. */
+export async function preparePlainText(tx: Tx, row: Insight): Promise<void> {
+  await tx
+    .update(insightSearch)
+    .set({ plainText: plainTextOf(row) })
+    .where(eq(insightSearch.insightId, row.id));
 }
 
 /**
@@ -83,7 +87,6 @@ export async function searchInsights(
   const total = (ranked[0]?.total ?? 0) - (ranked.length - visible.length);
   const ids = visible.slice(0, limit).map((r) => r.id);
   if (ids.length === 0) return { total, results: [] };
-  const options = `StartSel=${START}, StopSel=${STOP}, MinWords=18, MaxWords=32, ShortWord=2, MaxFragments=1`;
   const rows = await db
     .select({
       id: insights.id,
@@ -93,22 +96,23 @@ export async function searchInsights(
       publicationDate: insights.publicationDate,
       createdAt: insights.createdAt,
       excerpt: insights.excerpt,
-      content: insights.content,
+      plainText: insightSearch.plainText,
+      // Only for an article whose plain text is not written yet (saved before it existed).
+      content: sql<string | null>`case when ${insightSearch.plainText} is null then ${insights.content} end`,
     })
     .from(insights)
+    .innerJoin(insightSearch, eq(insightSearch.insightId, insights.id))
     .where(inArray(insights.id, ids));
-  // The passage is cut from the words a reader sees, not the Markdown (no `**` or link targets).
-  const headlines = await Promise.all(
-    rows.map(async (r) => {
-      const text = `${r.excerpt ?? ''}\n\n${articlePlainText(r.content)}`;
-      const [row] = await db
-        .select({ headline: sql<string>`ts_headline('english', ${text}::text, ${tsquery}, ${options})` })
-        .from(insights)
-        .where(eq(insights.id, r.id));
-      return [r.id, row?.headline ?? ''] as const;
-    }),
-  );
-  const headlineOf = new Map(headlines);
+  for (const r of rows) {
+    if (r.plainText !== null || r.content === null) continue;
+    r.plainText = plainTextOf({ excerpt: r.excerpt, content: r.content });
+    // Unless a save wrote it meanwhile (from the text as it is now).
+    await db
+      .update(insightSearch)
+      .set({ plainText: r.plainText })
+      .where(and(eq(insightSearch.insightId, r.id), isNull(insightSearch.plainText)));
+  }
+  const words = searchWords(typed);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return {
     total,
@@ -122,7 +126,7 @@ export async function searchInsights(
               category: r.category,
               publicationDate: r.publicationDate?.toISOString() ?? null,
               createdAt: r.createdAt.toISOString(),
-              excerpt: excerptParts(headlineOf.get(id) ?? ''),
+              excerpt: searchExcerpt(r.plainText ?? r.excerpt, words),
             },
           ]
         : [];

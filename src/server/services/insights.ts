@@ -6,6 +6,7 @@ import { insights, type Insight } from '../db/schema';
 import { HttpError } from '../http';
 import { recordChange, type ContentChange } from '../content/changes';
 import type { Actor } from './audit';
+import { preparePlainText } from './insight-search';
 import { createRow, deleteRow, updateRow } from './versioned';
 
 const SLUG_TAKEN = 'An insight with this slug already exists';
@@ -42,6 +43,7 @@ export async function createInsight(db: Db, input: z.output<typeof insightSchema
     actor,
     entity: 'insight',
     beforeWrite: (tx) => assertSlugFree(tx, input.slug),
+    afterWrite: preparePlainText,
   });
   await recordIfPublic({ kind: 'insight', id: created.id, action: 'created' }, created);
   return created;
@@ -58,6 +60,7 @@ export async function updateInsight(db: Db, id: number, patch: z.output<typeof i
       const isPublished = (values.isPublished as boolean | undefined) ?? row.isPublished;
       return { ...values, publicationDate: publicationDateFor(isPublished, values.publicationDate as string | null | undefined, row) };
     },
+    afterWrite: preparePlainText,
   });
   await recordIfPublic({ kind: 'insight', id, action: 'updated' }, before, after);
   return after;

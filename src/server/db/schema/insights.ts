@@ -46,7 +46,7 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
  * The insights search's document of each insight (services/insight-search.ts): its title
  * (weight A), summary (B), text and author (C), English-stemmed. Kept by the database itself: a
  * trigger on `insight` writes it on every insert and on every update of those fields (migration
- * 0008), so it is current the moment a save commits. A table of its own, so that the rows every
+ * 0008), so it is current the moment a save commits; `plain_text` beside it (migration 0011). A table of its own, so that the rows every
  * other query reads do not carry it.
  */
 export const insightSearch = pgTable(
@@ -56,6 +56,13 @@ export const insightSearch = pgTable(
       .primaryKey()
       .references(() => insights.id, { onDelete: 'cascade' }),
     document: tsvector('document').notNull(),
+    /**
+     * The summary and the text as a reader sees them (Markdown rendered to plain words), where a
+     * result's passage is cut from. Written by the app in the transaction that saves the article;
+     * the trigger clears it when the text changes any other way, and the first search that finds
+     * it empty writes it (services/insight-search.ts).
+     */
+    plainText: text('plain_text'),
   },
   (t) => [index('insight_search_document_idx').using('gin', t.document)],
 );
