@@ -24,7 +24,7 @@ const serverTestEnv = {
  * earn that back: Liftoff alone took a file's database from about 2.7 s of CPU to 1.6 s, and ran
  * 20,000 inserts faster too.
  */
-const databaseProcessFlags = ['--liftoff-only'];
+const databaseProcessFlags = ['--liftoff-only', ...(process.env.PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF_DIR}`] : [])];
 
 export default defineConfig({
   test: {
@@ -37,6 +37,8 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
+          // Vitest's 5 s is too short for a test that parses megabytes beside the rest of CI.
+          testTimeout: 30_000,
         },
       },
       {

@@ -218,12 +218,12 @@ describe('[SECURITY][SVG] bounded in size, depth and <use> expansion, checked wi
     expect(await uploaded(nested(20_000))).toEqual({ refused: expect.stringContaining('more than 20,000 elements') });
     expect(await uploaded(nested(10_000))).toEqual({ refused: expect.stringContaining('elements nested more than 200 deep') });
     expect(await uploaded(nested(150))).toHaveProperty('stored');
-  });
+  }, 30_000);
 
   it('refuses 300,000 rectangles (2 MB) and a 5 MB file of them before building a tree of them', async () => {
     for (const count of [300_000, (5 * 1024 * 1024) / 16]) {
       const svg = `<svg ${NS}>${'<rect width="1"/>'.repeat(count)}</svg>`;
       expect(await uploaded(svg)).toEqual({ refused: expect.stringContaining('more than 20,000 elements') });
     }
-  });
+  }, 30_000);
 });

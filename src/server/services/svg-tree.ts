@@ -91,6 +91,8 @@ const SVG_LIMITS = { elements: 20_000, depth: 200, drawn: 10_000 } as const;
 export function checkSvgTree(text: string): SvgTreeResult {
   if ((text.match(/<[A-Za-z_\u00C0-\uFFFF]/g)?.length ?? 0) > SVG_LIMITS.elements)
     return { problem: `more than ${SVG_LIMITS.elements.toLocaleString('en-US')} elements` };
+  // The parser's cost grows with the nesting (10,000 levels took seconds): bounded before it runs.
+  if (tagDepth(text) > SVG_LIMITS.depth) return { problem: `elements nested more than ${SVG_LIMITS.depth} deep` };
   const errors: string[] = [];
   let doc: ReturnType<DOMParser['parseFromString']>;
   try {
@@ -114,6 +116,21 @@ export function checkSvgTree(text: string): SvgTreeResult {
     n = next;
   }
   return { svg: new XMLSerializer().serializeToString(doc) };
+}
+
+/**
+ * How deep the text's tags nest, read without parsing: each start tag one level down, each end tag
+ * one up, a self-closing tag neither. A bound only (the tree is checked again once parsed): a `<`
+ * in a comment or CDATA can only make it larger.
+ */
+function tagDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const m of text.matchAll(/<(\/?)[A-Za-z_\u00C0-\uFFFF][^>]*?(\/?)>/g)) {
+    if (m[1]) depth--;
+    else if (!m[2]) deepest = Math.max(deepest, ++depth);
+  }
+  return deepest;
 }
 
 /**
