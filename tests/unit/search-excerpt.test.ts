@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { contentChanged } from '#server/content/generation.ts';
+import { rememberedSearch } from '#server/services/insight-search.ts';
 import { searchExcerpt } from '#server/services/search-excerpt.ts';
 
 const text = (parts: { text: string }[]) => parts.map((p) => p.text).join('');
@@ -34,5 +36,31 @@ describe('[SITE][SEARCH] the passage a result shows', () => {
     const started = performance.now();
     for (let i = 0; i < 100; i++) expect(marked(searchExcerpt(article, ['zanzibarite']))).toEqual(['zanzibarite']);
     console.log(`excerpt of a 15,000-character article: ${((performance.now() - started) / 100).toFixed(3)} ms`);
+  });
+});
+
+describe('[SITE][SEARCH] the same words are answered from memory until what visitors see changes', () => {
+  const answer = (n: number) => Promise.resolve({ total: n, results: [] });
+
+  it('one search per words (however they were typed); a content change or a new release searches again', async () => {
+    let searched = 0;
+    const search = () => answer(++searched);
+    contentChanged();
+    expect(await rememberedSearch('Vetting  suppliers', search)).toEqual({ total: 1, results: [] });
+    expect(await rememberedSearch('vetting, SUPPLIERS!', search)).toEqual({ total: 1, results: [] });
+    expect(await rememberedSearch('vetting', search)).toEqual({ total: 2, results: [] });
+    contentChanged();
+    expect(await rememberedSearch('vetting suppliers', search)).toEqual({ total: 3, results: [] });
+    expect(searched).toBe(3);
+  });
+
+  it('a failed search is not kept, and at most 500 searches are kept, the oldest forgotten first', async () => {
+    contentChanged();
+    await expect(rememberedSearch('broken', () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
+    expect(await rememberedSearch('broken', () => answer(7))).toEqual({ total: 7, results: [] });
+    for (let i = 0; i < 500; i++) await rememberedSearch(`word${i}`, () => answer(i));
+    // "broken" was the oldest: forgotten; word1 is still known.
+    expect(await rememberedSearch('broken', () => answer(8))).toEqual({ total: 8, results: [] });
+    expect(await rememberedSearch('word1', () => answer(-1))).toEqual({ total: 1, results: [] });
   });
 });

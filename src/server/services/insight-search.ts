@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { articlePlainText } from '#shared/markdown.ts';
 import type { Db, Tx } from '../db/client';
 import { insights, insightSearch, type Insight } from '../db/schema';
+import { contentGeneration } from '../content/generation';
 import { searchExcerpt, type ExcerptPart } from './search-excerpt';
 
 /*
@@ -58,6 +59,32 @@ export async function preparePlainText(tx: Tx, row: Insight): Promise<void> {
     .update(insightSearch)
     .set({ plainText: plainTextOf(row) })
     .where(eq(insightSearch.insightId, row.id));
+}
+
+/** How many different searches are remembered at a time. */
+const REMEMBERED_SEARCHES = 500;
+type SearchAnswer = { total: number; results: FoundInsight[] };
+let remembered: { generation: number; answers: Map<string, Promise<SearchAnswer>> } = { generation: -1, answers: new Map() };
+
+/**
+ * `search` answered from memory when the same words were searched since what visitors see last
+ * changed (`contentGeneration`: a save that asks for a publish, a release going live, another
+ * instance's publish): visitors typing the same words, the common case, then cost the database
+ * nothing, and a save, an unpublish or a new release is reflected at once. At most
+ * REMEMBERED_SEARCHES are kept, the oldest forgotten first; a failed search is not kept.
+ */
+export function rememberedSearch(typed: string, search: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
+  const generation = contentGeneration();
+  if (remembered.generation !== generation) remembered = { generation, answers: new Map() };
+  const { answers } = remembered;
+  const key = searchQuery(typed) ?? '';
+  const known = answers.get(key);
+  if (known) return known;
+  const answer = search();
+  answers.set(key, answer);
+  if (answers.size > REMEMBERED_SEARCHES) answers.delete(answers.keys().next().value!);
+  answer.catch(() => answers.delete(key));
+  return answer;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { getDb } from '#server/db/client.ts';
 import { defineHandler, json } from '#server/http.ts';
-import { searchInsights } from '#server/services/insight-search.ts';
+import { rememberedSearch, searchInsights } from '#server/services/insight-search.ts';
 import { countSearch } from '#server/services/search-limit.ts';
 import { liveRelease, liveSite } from '#server/web/live-site.ts';
 import { categoryLabel, formatLongDate } from '#lib/format.ts';
@@ -12,15 +12,18 @@ export const prerender = false;
  * The insights search box: the published insights matching `q`, best first, as the results list
  * shows them. Only articles whose page is live on this server are returned, so a result never
  * opens a page that is still being published (docs/decisions/013-insights-search.md). One client
- * may search SEARCHES_PER_MINUTE times a minute (src/server/services/search-limit.ts).
+ * may search SEARCHES_PER_MINUTE times a minute (src/server/services/search-limit.ts); a search
+ * made since the content last changed is answered from memory (`rememberedSearch`).
  */
 export const GET = defineHandler(async ({ url, locals }) => {
   countSearch(locals.clientIp ?? 'unknown');
   const { q } = insightSearchSchema.parse({ q: url.searchParams.get('q') ?? '' });
-  const served = liveRelease() ? liveSite() : undefined;
-  const { total, results } = await searchInsights(await getDb(), q, {
-    visible: served ? (slug) => served.has(`/insights/${slug}.html`) : undefined,
-  });
+  const release = liveRelease();
+  const served = release ? liveSite() : undefined;
+  const search = async () =>
+    searchInsights(await getDb(), q, { visible: served ? (slug) => served.has(`/insights/${slug}.html`) : undefined });
+  // Serving pages: the same words have the same answer until what visitors see changes.
+  const { total, results } = release ? await rememberedSearch(q, search) : await search();
   return json({
     total,
     results: results.map((r) => ({
