@@ -50,6 +50,8 @@ const envSchema = z.object({
   CONTACT_NOTIFY_TO: z.string().optional(),
   /** At most this many inquiries an hour are e-mailed one by one; the rest go into the hourly digest. */
   LEAD_NOTIFY_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Past this many inquiries in 24 hours from one address, its inquiries are kept as suspected spam ('flood'). */
+  CONTACT_INBOX_PER_DAY: z.coerce.number().int().min(1).max(1000).default(20),
   /** Suspected spam older than this many days is deleted by a daily job (nothing else is). */
   SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   REBUILD_WEBHOOK_URL: z.url().optional(),

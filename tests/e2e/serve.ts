@@ -24,6 +24,9 @@ process.env.CONTACT_NOTIFY_TO ??= 'sales@harbor-federal.com';
 // Every spec sends its inquiries to this one server within the hour, and several read the
 // notification of theirs: none may land in the hourly digest (contact-flood.test.ts proves the cap).
 process.env.LEAD_NOTIFY_PER_HOUR ??= '1000';
+// All of them come from this machine's one address: none may be held as spam past the day's 20
+// (contact-notification.test.ts proves that allowance).
+process.env.CONTACT_INBOX_PER_DAY ??= '1000';
 // A short idle sign-out (the idle test moves the page's clock a minute on to see the warning).
 process.env.SESSION_IDLE_SECONDS ??= '180';
 

@@ -1,7 +1,7 @@
 import { and, count, eq, like, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactSubmissions, rateLimits } from '#server/db/schema/index.ts';
-import { CONTACT_FLOOD } from '#server/services/contact.ts';
+import { CONTACT_FLOOD, inboxPerDay } from '#server/services/contact.ts';
 import { byStatus, closeSenders, inParallel, postJson } from './helpers/flood';
 import { startTestServer, type TestServer } from './helpers/server';
 import { resetEnvCache } from '../helpers/bundle';
@@ -66,7 +66,7 @@ describe('[SECURITY] TRUST_PROXY names the proxies; the stored address is an IP 
 
 describe('[SECURITY][LEADS][FLOOD] limits per forwarded client address and IPv6 /64', { timeout: 120_000 }, () => {
   it('two addresses in one /64 share an allowance; another /64 does not', async () => {
-    const allowance = CONTACT_FLOOD.allowancePerHour;
+    const allowance = inboxPerDay();
     const first = await inParallel(
       Array.from({ length: allowance }, (_, i) => i),
       8,
@@ -85,7 +85,7 @@ describe('[SECURITY][LEADS][FLOOD] limits per forwarded client address and IPv6 
   });
 
   it('an IPv4 address counts as itself also when the proxy writes it IPv4-mapped', async () => {
-    for (let i = 0; i < CONTACT_FLOOD.allowancePerHour; i++) expect((await post(`v4-${i}`, '198.51.100.7')).status).toBe(201);
+    for (let i = 0; i < inboxPerDay(); i++) expect((await post(`v4-${i}`, '198.51.100.7')).status).toBe(201);
     const mapped = await post('v4-mapped', '::ffff:198.51.100.7');
     expect(await rowOf(mapped)).toMatchObject({ isSpam: true, spamReason: 'flood' });
     expect(await rowOf(await post('v4-next', '198.51.100.8'))).toMatchObject({ isSpam: false });
@@ -100,10 +100,10 @@ describe('[SECURITY][LEADS][FLOOD] limits per forwarded client address and IPv6 
     const answers = await inParallel(posts, 12, ({ tag, from }) => post(tag, from));
     expect(byStatus(answers)).toEqual({ 201: posts.length });
     expect(await submissions(and(like(contactSubmissions.name, 'Visitor rot-%'), eq(contactSubmissions.isSpam, false)))).toBe(
-      networks.length * CONTACT_FLOOD.allowancePerHour,
+      networks.length * inboxPerDay(),
     );
     expect(await submissions(and(like(contactSubmissions.name, 'Visitor rot-%'), eq(contactSubmissions.spamReason, 'flood')))).toBe(
-      networks.length * (100 - CONTACT_FLOOD.allowancePerHour),
+      networks.length * (100 - inboxPerDay()),
     );
     const visitor = await post('fresh', '2001:db8:cafe:1::10');
     expect(visitor.status).toBe(201);

@@ -5,7 +5,7 @@ import { and, count, eq, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactSubmissions, mailOutbox } from '#server/db/schema/index.ts';
 import { createMailTransport } from '#server/mail/transport.ts';
-import { CONTACT_FLOOD } from '#server/services/contact.ts';
+import { inboxPerDay } from '#server/services/contact.ts';
 import { immediatePerHour } from '#server/services/lead-digest.ts';
 import { byStatus, closeSenders, inParallel, loopback, postJson, type Sender } from './helpers/flood';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -79,8 +79,8 @@ describe('[SECURITY][LEADS][FLOOD] floods from some addresses never refuse anyon
     expect(byStatus(second)).toEqual({ 201: 5000 });
     const shape2 = Date.now() - started - shape1;
 
-    // Each of the eleven got its hour's allowance into the inbox; the rest is kept as spam, with the reason.
-    const perAddressSpam = 301 - CONTACT_FLOOD.allowancePerHour;
+    // Each of the eleven got its day's allowance into the inbox; the rest is kept as spam, with the reason.
+    const perAddressSpam = 301 - inboxPerDay();
     expect(await submissions(eq(contactSubmissions.isSpam, true))).toBe(11 * perAddressSpam);
     expect(await submissions(and(eq(contactSubmissions.isSpam, true), eq(contactSubmissions.spamReason, 'flood')))).toBe(
       11 * perAddressSpam,
@@ -106,7 +106,7 @@ describe('[SECURITY][LEADS][FLOOD] floods from some addresses never refuse anyon
     const { id } = JSON.parse(answer.body) as { id: number };
     const [row] = await s.db.select().from(contactSubmissions).where(eq(contactSubmissions.id, id));
     expect(row).toMatchObject({ isSpam: false, spamReason: null, status: 'pending', ipAddress: '127.200.0.9' });
-    expect(await submissions(eq(contactSubmissions.isSpam, false))).toBe(11 * CONTACT_FLOOD.allowancePerHour + 5000 + 1);
+    expect(await submissions(eq(contactSubmissions.isSpam, false))).toBe(11 * inboxPerDay() + 5000 + 1);
 
     // The hour's immediate notifications: 20, across all of it.
     await deliverAll();
@@ -115,13 +115,13 @@ describe('[SECURITY][LEADS][FLOOD] floods from some addresses never refuse anyon
     expect(immediate.every((m) => decodeWords(parseMail(m.raw).header('subject')!).startsWith('New inquiry from'))).toBe(true);
     // The visitor came after them: held for the digest, still in the inbox.
     expect(row!.heldForDigest).toBe(true);
-    const held = 11 * CONTACT_FLOOD.allowancePerHour + 5000 + 1 - immediatePerHour();
+    const held = 11 * inboxPerDay() + 5000 + 1 - immediatePerHour();
     expect(await submissions(eq(contactSubmissions.heldForDigest, true))).toBe(held);
 
     // An hour later the digest job runs (on any instance) and tells the rest in one message.
     const later = new Date(Date.now() + 60 * 60 * 1000);
     const digest = await sendLeadDigest(s.db, { now: later });
-    expect(digest).toEqual({ held, spam: 11 * perAddressSpam, to: [STAFF] });
+    expect(digest).toEqual({ held, spam: 11 * perAddressSpam, flood: 11 * perAddressSpam, to: [STAFF] });
     expect(await sendLeadDigest(s.db, { now: later })).toBeNull();
     expect(await submissions(eq(contactSubmissions.heldForDigest, true))).toBe(0);
     await deliverAll();

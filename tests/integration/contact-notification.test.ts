@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { contactInfo, contactSubmissions, emailTemplates, mailOutbox, rateLimits } from '#server/db/schema/index.ts';
 import { createMailTransport, type MailTransport } from '#server/mail/transport.ts';
-import { CONTACT_FLOOD } from '#server/services/contact.ts';
+import { CONTACT_FLOOD, inboxPerDay } from '#server/services/contact.ts';
 import { immediatePerHour } from '#server/services/lead-digest.ts';
 import { expectLogs } from './helpers/expected-logs';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -143,7 +143,7 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
       expect(await outboxFor(id)).toHaveLength(0);
     }
     const digest = await sendLeadDigest(s.db);
-    expect(digest).toEqual({ held: 0, spam: 2, to: [BUSINESS] });
+    expect(digest).toEqual({ held: 0, spam: 2, flood: 0, to: [BUSINESS] });
     await post({ ...valid, website: 'http://spam.example' });
     expect(await sendLeadDigest(s.db, { now: new Date(now().getTime() + 2 * 60 * 60 * 1000) })).toBeNull();
     const notices = await s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'contact.digest'));
@@ -153,7 +153,13 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
     expect(notices[0]!.textBody).not.toContain('We need 40 laptops');
   });
 
-  it('thirty people behind one agency address within an hour are all stored in the inbox: 20 e-mailed at once, 10 in the digest', async () => {
+  it('thirty people behind one agency address (CONTACT_INBOX_PER_DAY raised to 100) are all stored in the inbox: 20 e-mailed at once, 10 in the digest', async () => {
+    process.env.CONTACT_INBOX_PER_DAY = '100';
+    resetEnvCache();
+    onTestFinished(() => {
+      delete process.env.CONTACT_INBOX_PER_DAY;
+      resetEnvCache();
+    });
     const ids: number[] = [];
     for (let i = 0; i < 30; i++) {
       const res = await post({
@@ -186,21 +192,32 @@ describe('[LEADS][MAIL] the staff are notified of every inquiry', { timeout: 120
     expect(mail.text).toContain('- Buyer 20 (VA)');
   });
 
-  it("a flood from one address is contained, not refused: past the hour's allowance stored as spam with the reason", async () => {
+  it("[SECURITY] a flood from one address is contained, not refused: past the day's inbox allowance stored as spam with the reason, and the digest says so", async () => {
     const ids: number[] = [];
-    for (let i = 0; i < CONTACT_FLOOD.allowancePerHour + 5; i++) {
+    for (let i = 0; i < inboxPerDay() + 5; i++) {
       const res = await post({ ...valid, message: `Flood message number ${i}.` });
       expect(res.status).toBe(201);
       ids.push((await res.json()).id);
     }
     const rows = await s.db.select().from(contactSubmissions).where(like(contactSubmissions.message, 'Flood message number %'));
-    expect(rows).toHaveLength(CONTACT_FLOOD.allowancePerHour + 5);
-    expect(rows.filter((r) => !r.isSpam)).toHaveLength(CONTACT_FLOOD.allowancePerHour);
+    expect(inboxPerDay()).toBe(20);
+    expect(rows).toHaveLength(inboxPerDay() + 5);
+    expect(rows.filter((r) => !r.isSpam)).toHaveLength(inboxPerDay());
     expect(rows.filter((r) => r.isSpam).every((r) => r.spamReason === 'flood')).toBe(true);
-    // The genuine ones: 20 e-mailed at once, the rest held for the digest.
+    // The genuine ones: 20 e-mailed at once, none left to hold for the digest.
     const notified = await s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'contact.notification'));
-    expect(notified.filter((m) => ids.includes(m.submissionId!))).toHaveLength(immediatePerHour());
-    expect(rows.filter((r) => r.heldForDigest)).toHaveLength(CONTACT_FLOOD.allowancePerHour - immediatePerHour());
+    expect(notified.filter((m) => ids.includes(m.submissionId!))).toHaveLength(Math.min(inboxPerDay(), immediatePerHour()));
+    expect(rows.filter((r) => r.heldForDigest)).toHaveLength(Math.max(0, inboxPerDay() - immediatePerHour()));
+    // The digest (due for the spam alone) tells the five and why they are under Spam. The rows
+    // are stamped by the database's clock; the digest reads them on this test's clock.
+    await s.db.update(contactSubmissions).set({ createdAt: now() }).where(like(contactSubmissions.message, 'Flood message number %'));
+    const digest = await sendLeadDigest(s.db, { now: new Date(now().getTime() + 25 * 60 * 60 * 1000) });
+    expect(digest).toMatchObject({ held: 0, flood: 5 });
+    await deliverAll();
+    const mail = parseMail(sink.to(BUSINESS).at(-1)!.raw);
+    expect(mail.text).toContain(
+      `came from an address that had already sent 20 inquiries in 24 hours: past 20 a day, one address's messages go to Spam.`,
+    );
   });
 
   it('[LEADS][FLOOD]: only far past any human rate is a message refused, and the refusal says how else to reach the business and when to try again', async () => {

@@ -140,7 +140,7 @@ describe('[LEADS][MAIL] the hourly digest', () => {
 
     const now = new Date(t0 + 60_000);
     const [a, b] = await Promise.all([sendLeadDigest(h.db, { now }), sendLeadDigest(h.db, { now })]);
-    expect([a, b].filter(Boolean)).toEqual([{ held: 12, spam: 3, to: [STAFF] }]);
+    expect([a, b].filter(Boolean)).toEqual([{ held: 12, spam: 3, flood: 2, to: [STAFF] }]);
     expect(await h.db.select().from(contactSubmissions).where(eq(contactSubmissions.heldForDigest, true))).toHaveLength(0);
     const [mail] = await digests();
     expect(mail).toMatchObject({ toAddress: STAFF, status: 'pending', subject: '12 more inquiries; 3 held as spam; open the inbox' });
@@ -167,7 +167,7 @@ describe('[LEADS][MAIL] the hourly digest', () => {
     await store([{ name: 'Late buyer', heldForDigest: true }]);
     expect(await sendLeadDigest(h.db, { now: new Date(now.getTime() + 59 * 60_000) })).toBeNull();
     // An hour on: the next digest, with only what came since.
-    expect(await sendLeadDigest(h.db, { now: new Date(now.getTime() + HOUR) })).toEqual({ held: 1, spam: 0, to: [STAFF] });
+    expect(await sendLeadDigest(h.db, { now: new Date(now.getTime() + HOUR) })).toEqual({ held: 1, spam: 0, flood: 0, to: [STAFF] });
     expect((await digests()).at(-1)!.subject).toBe('1 more inquiry; open the inbox');
   });
 
@@ -175,16 +175,16 @@ describe('[LEADS][MAIL] the hourly digest', () => {
     const before = (await digests()).length;
     const start = Date.now() + 3 * HOUR;
     await store([{ name: 'Bot', isSpam: true, at: new Date(start - 60_000) }]);
-    expect(await sendLeadDigest(h.db, { now: new Date(start) })).toEqual({ held: 0, spam: 1, to: [STAFF] });
+    expect(await sendLeadDigest(h.db, { now: new Date(start) })).toEqual({ held: 0, spam: 1, flood: 1, to: [STAFF] });
     await store([{ name: 'Bot', isSpam: true, at: new Date(start + HOUR) }]);
     expect(await sendLeadDigest(h.db, { now: new Date(start + 2 * HOUR) })).toBeNull();
     // A held inquiry brings the digest back within the day, with the spam since the last one.
     await store([{ name: 'Real buyer', heldForDigest: true, at: new Date(start + 2 * HOUR) }]);
-    expect(await sendLeadDigest(h.db, { now: new Date(start + 3 * HOUR) })).toEqual({ held: 1, spam: 1, to: [STAFF] });
+    expect(await sendLeadDigest(h.db, { now: new Date(start + 3 * HOUR) })).toEqual({ held: 1, spam: 1, flood: 1, to: [STAFF] });
     // Spam alone again only a day after the last spam-only digest.
     await store([{ name: 'Bot', isSpam: true, at: new Date(start + 4 * HOUR) }]);
     expect(await sendLeadDigest(h.db, { now: new Date(start + 5 * HOUR) })).toBeNull();
-    expect(await sendLeadDigest(h.db, { now: new Date(start + DAY) })).toEqual({ held: 0, spam: 1, to: [STAFF] });
+    expect(await sendLeadDigest(h.db, { now: new Date(start + DAY) })).toEqual({ held: 0, spam: 1, flood: 1, to: [STAFF] });
     const sent = (await digests()).slice(before);
     expect(sent.map((m) => m.subject)).toEqual([
       '1 held as spam; open the inbox',

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { contactInfo, contactSubmissions } from '../db/schema';
+import { env } from '../env';
 import { HttpError } from '../http';
 import { now as clockNow } from '../auth/clock';
 import { limitKey, storedAddress } from '../client-ip';
@@ -10,22 +11,24 @@ import { contactRequestSchema } from '#shared/schemas/contact.ts';
 import { withoutPlaceholders } from '#shared/placeholders.ts';
 import { takeNotificationSlot } from './lead-digest';
 import { queueNotification } from './lead-mail';
-import { hitAll } from './rate-limit';
+import { hit } from './rate-limit';
 
 /**
  * Flood containment for the contact form (not in the spec). A genuine visitor is never turned
  * away: every limit belongs to one client address (an IPv6 address by its /64), so a flood from
  * some addresses changes nothing for anyone else, and many buyers of one agency behind one egress
- * address still get through. Past `allowancePerHour` in an hour, an address's messages are stored
- * as suspected spam ('flood'); only past `ceilingPerDay` in a day is that address refused, which
- * bounds what it can store. Staff e-mail has its own cap (lead-digest.ts).
+ * address still get through. Past `inboxPerDay()` (CONTACT_INBOX_PER_DAY, 20) in 24 hours, an
+ * address's messages are stored as suspected spam ('flood', and the digest says how many); only
+ * past `ceilingPerDay` is that address refused, which bounds what it can store. Staff e-mail has
+ * its own cap (lead-digest.ts).
  */
 export const CONTACT_FLOOD = {
-  hourMs: 60 * 60 * 1000,
-  allowancePerHour: 60,
   dayMs: 24 * 60 * 60 * 1000,
   ceilingPerDay: 1000,
 } as const;
+
+/** How many inquiries one address gets into the inbox in 24 hours (CONTACT_INBOX_PER_DAY, 20 unless set). */
+export const inboxPerDay = (): number => env().CONTACT_INBOX_PER_DAY;
 
 export interface ContactMeta {
   ip: string;
@@ -83,19 +86,12 @@ export async function submitContact(db: Db, body: unknown, meta: ContactMeta) {
   const input = parse(body);
   const now = clockNow();
   const address = limitKey(meta.ip);
-  const [today, hour] = await hitAll(
-    db,
-    [
-      { key: `contact:day:${address}`, limit: CONTACT_FLOOD.ceilingPerDay, windowMs: CONTACT_FLOOD.dayMs },
-      { key: `contact:hour:${address}`, limit: CONTACT_FLOOD.allowancePerHour, windowMs: CONTACT_FLOOD.hourMs },
-    ],
-    now,
-  );
-  if (!today!.allowed) {
-    const retryAfter = today!.retryAfterSeconds;
+  const today = await hit(db, `contact:day:${address}`, CONTACT_FLOOD.ceilingPerDay, CONTACT_FLOOD.dayMs, now);
+  if (!today.allowed) {
+    const retryAfter = today.retryAfterSeconds;
     throw new HttpError(429, await refusalMessage(db, retryAfter), { 'retry-after': String(retryAfter) });
   }
-  const reason = spamReason(input) ?? (hour!.allowed ? null : 'flood');
+  const reason = spamReason(input) ?? (today.count > inboxPerDay() ? 'flood' : null);
   // Only an inquiry e-mailed now needs a transaction (its notification is queued with it); a
   // flood's messages are one insert each.
   const notifyNow = reason === null && (await takeNotificationSlot(db, now));

@@ -71,7 +71,7 @@ interface HeldInquiry {
   company: string | null;
 }
 
-function digestText(o: { business: string; held: number; newest: HeldInquiry[]; spam: number; inboxUrl: string }): string {
+function digestText(o: { business: string; held: number; newest: HeldInquiry[]; spam: number; flood: number; inboxUrl: string }): string {
   const lines = [`${digestSummary(o.held, o.spam)}: ${o.inboxUrl}`, ''];
   if (o.held > 0) {
     lines.push(
@@ -86,6 +86,13 @@ function digestText(o: { business: string; held: number; newest: HeldInquiry[]; 
   if (o.spam > 0) {
     lines.push(
       `${plural(o.spam, 'message', 'messages')} that look automated ${o.spam === 1 ? 'was' : 'were'} kept under Contacts, Spam since the last digest. Mark any real inquiry 'Not spam'; suspected spam is deleted after ${env().SPAM_RETENTION_DAYS} days.`,
+      '',
+    );
+  }
+  if (o.flood > 0) {
+    const perDay = env().CONTACT_INBOX_PER_DAY;
+    lines.push(
+      `${o.flood === o.spam ? (o.flood === 1 ? 'It' : 'All of them') : `${o.flood.toLocaleString('en-US')} of them`} came from an address that had already sent ${perDay} inquiries in 24 hours: past ${perDay} a day, one address's messages go to Spam.`,
       '',
     );
   }
@@ -121,6 +128,8 @@ async function clearHeld(tx: Tx): Promise<{ held: number; newest: HeldInquiry[] 
 export interface DigestResult {
   held: number;
   spam: number;
+  /** Of the spam, how many came past CONTACT_INBOX_PER_DAY from one address. */
+  flood: number;
   to: string[];
 }
 
@@ -136,8 +145,8 @@ export async function sendLeadDigest(db: Db, opts: { now?: Date } = {}): Promise
     const last = await lockJob<DigestRun>(tx, JOB);
     if (sinceRun(last?.sentAt, now) < LEAD_DIGEST.everyMs) return null;
     const since = last?.sentAt ? new Date(last.sentAt) : new Date(now.getTime() - LEAD_DIGEST.spamOnlyEveryMs);
-    const [{ spam } = { spam: 0 }] = await tx
-      .select({ spam: count() })
+    const [{ spam, flood } = { spam: 0, flood: 0 }] = await tx
+      .select({ spam: count(), flood: sql<number>`count(*) filter (where ${contactSubmissions.spamReason} = 'flood')`.mapWith(Number) })
       .from(contactSubmissions)
       .where(and(eq(contactSubmissions.isSpam, true), gt(contactSubmissions.createdAt, since), lte(contactSubmissions.createdAt, now)));
     const [anyHeld] = await tx
@@ -158,12 +167,12 @@ export async function sendLeadDigest(db: Db, opts: { now?: Date } = {}): Promise
     if (held === 0 && !spamOnlyDue) return null;
     const inboxUrl = new URL('/admin#contacts', env().SITE_URL).toString();
     const subject = digestSummary(held, spam);
-    const text = digestText({ business: await businessName(tx), held, newest, spam, inboxUrl });
+    const text = digestText({ business: await businessName(tx), held, newest, spam, flood, inboxUrl });
     for (const address of to) await enqueueMail(tx, { kind: 'contact.digest', to: address, subject, text });
     await recordJobRun<DigestRun>(tx, JOB, {
       sentAt: now.toISOString(),
       spamOnlyAt: held === 0 ? now.toISOString() : last?.spamOnlyAt,
     });
-    return { held, spam, to };
+    return { held, spam, flood, to };
   });
 }

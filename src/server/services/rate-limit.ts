@@ -11,7 +11,7 @@ export interface RateLimitResult {
   resetAtMs: number;
 }
 
-export interface Limit {
+interface Limit {
   key: string;
   limit: number;
   windowMs: number;
@@ -24,7 +24,7 @@ export interface Limit {
  * that hit several keys together always list them in the same order, so concurrent hits lock the
  * rows in the same order.
  */
-export async function hitAll(db: Db | Tx, limits: readonly Limit[], now = new Date()): Promise<RateLimitResult[]> {
+async function hitAll(db: Db | Tx, limits: readonly Limit[], now = new Date()): Promise<RateLimitResult[]> {
   const iso = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
   const cutoff = sql`case ${rateLimits.key} ${sql.join(
     limits.map((l) => sql`when ${l.key} then ${iso(now.getTime() - l.windowMs)}`),
