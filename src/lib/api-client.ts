@@ -85,6 +85,8 @@ export interface Page<T> {
   items: T[];
   next: string | null;
   total: number;
+  /** The total is a lower bound: the server counted up to it (`X-Total-Capped`). */
+  capped: boolean;
 }
 
 /** The `rel="next"` target of a Link header as our API writes it (one link, `<url>; rel="next"`). */
@@ -99,7 +101,12 @@ export const api = {
   /** A polled page of a paged list (see `poll`). */
   pollPage: async <T>(url: string): Promise<Page<T>> => {
     const { data, headers } = await request<T[]>('GET', url, undefined, true);
-    return { items: data, next: nextLink(headers.get('link')), total: Number(headers.get('x-total-count') ?? data.length) };
+    return {
+      items: data,
+      next: nextLink(headers.get('link')),
+      total: Number(headers.get('x-total-count') ?? data.length),
+      capped: headers.get('x-total-capped') === 'true',
+    };
   },
   post: <T>(url: string, body?: unknown) => apiRequest<T>('POST', url, body ?? {}),
   patch: <T>(url: string, body: unknown) => apiRequest<T>('PATCH', url, body),

@@ -122,6 +122,8 @@ export const LIMITS = {
   contactInfoStaleMs: 300_000,
   adminContactInfoStaleMs: 60_000,
   submissionPollMs: 30_000,
+  /** The inbox search's shortest words: one letter matches nearly every inquiry and finds nothing. */
+  submissionSearchMin: 2,
   documentsPlaceholderCards: 6,
   insightsSkeletonCards: 6,
   insightSummaryMin: 10,

@@ -126,6 +126,9 @@ describe('[LEADS][API] paging', () => {
     ['status=archived', 'Status must be all, pending, in_progress or completed'],
     ['buyerType=agency', 'Buyer type must be government, manufacturer, consulting or other'],
     [`q=${'x'.repeat(201)}`, 'Search must be at most 200 characters'],
+    // [SECURITY] one letter matched nearly every row and held the embedded database for seconds.
+    ['q=e', 'Search needs at least 2 characters'],
+    ['q=%20e%20', 'Search needs at least 2 characters'],
     ['cursor=not-a-cursor', 'Invalid cursor'],
     [`cursor=${Buffer.from('["2026-02-31T00:00:00.000000Z",1]').toString('base64url')}`, 'Invalid cursor'],
     [`cursor=${Buffer.from('["2026-02-01T00:00:00.000000Z",99999999999]').toString('base64url')}`, 'Invalid cursor'],
@@ -408,5 +411,101 @@ describe('[LEADS][API] CSV export streams', () => {
     expect(completed.length - 1).toBe(inbox.filter((r) => r.status === 'completed' && r.buyerType === 'government').length);
     const bad = await get('/api/contact-submissions/export?buyerType=agency');
     expect(bad.status).toBe(400);
+  });
+});
+
+/**
+ * The longest the server's thread went without a turn of its event loop while `work` ran (a
+ * ticker on setImmediate notes each gap), against how long the work took. The test server runs in
+ * this process, so a query on the embedded database that holds the thread shows as one long gap.
+ */
+async function stalls<T>(work: () => Promise<T>): Promise<{ result: T; longestMs: number; totalMs: number }> {
+  let last = performance.now();
+  let longest = 0;
+  let running = true;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const started = performance.now();
+  const result = await work();
+  running = false;
+  return { result, longestMs: longest, totalMs: performance.now() - started };
+}
+
+describe('[SECURITY][RELIABILITY][LEADS] long searches and exports share the server with visitors', { timeout: 180_000 }, () => {
+  // Two letters no other test writes, in every 9th of 9,000 rows: many windows of the walk.
+  const PAIR = '§¶';
+  let rows: ContactSubmission[] = [];
+  let word = '';
+  const newestFirst = (list: ContactSubmission[]) =>
+    [...list].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id).map((r) => r.id);
+  beforeAll(async () => {
+    word = marker();
+    rows = await insert(
+      Array.from({ length: 9000 }, (_, i) =>
+        lead({
+          message: `${i % 9 === 0 ? `${PAIR} ` : ''}${i % 6 === 0 ? `${word} ` : ''}request number ${i} for laptops and monitors`,
+          isSpam: i % 10 === 3,
+          createdAt: new Date(Date.UTC(2023, 0, 1) + Math.floor(i / 2) * 1000),
+        }),
+      ),
+    );
+  }, 120_000);
+
+  it('a search needs two characters; two letters are found window by window, newest first, with the exact count under 1,000', async () => {
+    const matching = rows.filter((r) => r.message.startsWith(PAIR) && !r.isSpam);
+    expect(matching.length).toBeGreaterThan(800);
+    expect(matching.length).toBeLessThan(1000);
+    const all = await walk(`/api/contact-submissions?view=inbox&q=${encodeURIComponent(PAIR)}&limit=200`);
+    expect(all.ids).toEqual(newestFirst(matching));
+    expect(new Set(all.totals)).toEqual(new Set([matching.length]));
+    const csv = await (await get(`/api/contact-submissions/export?view=inbox&q=${encodeURIComponent(PAIR)}`)).text();
+    const exported = csv
+      .split('\r\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => Number(/^"(\d+)"/.exec(l)![1]));
+    expect(exported).toEqual(newestFirst(matching));
+  });
+
+  it('past 1,000 matches the count stops and says so (X-Total-Capped); every page still comes, newest first', async () => {
+    const matching = rows.filter((r) => r.message.includes(word));
+    expect(matching.length).toBe(1500);
+    const first = await list(`/api/contact-submissions?q=${word}&limit=200`);
+    expect(first.total).toBe(1000);
+    expect(first.res.headers.get('x-total-capped')).toBe('true');
+    const all = await walk(`/api/contact-submissions?q=${word}&limit=200`);
+    expect(all.ids).toEqual(newestFirst(matching));
+    // Two letters past the cap too (counted by the walk, not the index).
+    const pair = await list(`/api/contact-submissions?q=${encodeURIComponent(PAIR.slice(0, 1))}r`);
+    expect(pair.res.headers.get('x-total-capped')).toBeNull();
+    const common = await list(`/api/contact-submissions?q=la`);
+    expect([common.total, common.res.headers.get('x-total-capped')]).toEqual([1000, 'true']);
+    // Under the cap: exact, and no header.
+    const one = await list(`/api/contact-submissions?q=${encodeURIComponent(`number 8999 for`)}`);
+    expect([one.total, one.res.headers.get('x-total-capped')]).toEqual([1, null]);
+  });
+
+  it('a search through every row, or an export of all of them, never holds the thread for long', async () => {
+    // Two letters found once, in the oldest row: every row is read.
+    await t.s.db
+      .update(contactSubmissions)
+      .set({ message: `¤¤ ${rows[0]!.message}` })
+      .where(eq(contactSubmissions.id, rows[0]!.id));
+    const search = await stalls(async () => list(`/api/contact-submissions?q=${encodeURIComponent('¤¤')}`));
+    expect(search.result.body.map((r) => r.id)).toEqual([rows[0]!.id]);
+    const exported = await stalls(async () => (await get('/api/contact-submissions/export')).text());
+    expect(exported.result.split('\r\n').filter(Boolean).length).toBeGreaterThan(9000);
+    console.log(
+      `longest stall: search ${search.longestMs.toFixed(0)} of ${search.totalMs.toFixed(0)} ms, export ${exported.longestMs.toFixed(0)} of ${exported.totalMs.toFixed(0)} ms`,
+    );
+    // The work is cut in pieces with the event loop turning between them: no piece is a large
+    // share of the whole (a single query over every row was nearly all of it).
+    expect(search.longestMs).toBeLessThan(search.totalMs / 3);
+    expect(exported.longestMs).toBeLessThan(exported.totalMs / 3);
   });
 });

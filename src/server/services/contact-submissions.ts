@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { SubmissionStatus } from '#shared/constants.ts';
@@ -58,7 +59,9 @@ async function responsesFor(db: Db, ids: number[]): Promise<Map<number, Response
 export interface SubmissionPage {
   rows: SubmissionView[];
   next: string | null;
+  /** The filtered total; for a search at most SEARCH_COUNT_CAP, with `capped` when there are more. */
   total: number;
+  capped: boolean;
 }
 
 const INVALID_CURSOR = 'Invalid cursor';
@@ -104,22 +107,162 @@ function containsPattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
-/** The filter as a WHERE condition (exported for the checks that the planner uses the indexes). */
-export function submissionsWhere(f: SubmissionFilter): SQL | undefined {
+/** The tab's filters but the search: view, status and buyer type, each served by an index. */
+function filterWhere(f: SubmissionFilter): SQL | undefined {
   return and(
     f.view === undefined ? undefined : eq(cs.isSpam, f.view === 'spam'),
     f.status === 'all' ? undefined : eq(cs.status, f.status),
     f.buyerType === undefined ? undefined : eq(cs.buyerType, f.buyerType),
-    // The matches come from the trigram index first: `offset 0` keeps the planner from folding
-    // the search into a walk down the created_at index that tests every row's text until a
-    // page is full (300 ms at 100,000 rows for a word in 1 % of them).
-    f.q ? sql`${cs.id} in (select ${cs.id} from ${cs} where ${searchText} ilike ${containsPattern(f.q)} offset 0)` : undefined,
   );
+}
+
+/** The search alone: the words anywhere in name, e-mail, company, phone, solicitation or message. */
+function searchMatch(q: string): SQL {
+  return sql`${searchText} ilike ${containsPattern(q)}`;
+}
+
+/** The filter as a WHERE condition (exported for the checks that the planner can use the indexes). */
+export function submissionsWhere(f: SubmissionFilter): SQL | undefined {
+  return and(filterWhere(f), f.q ? searchMatch(f.q) : undefined);
 }
 
 /** Rows after the cursor, newest first: the order of the (is_spam, [status,] created_at, id) indexes. */
 function afterCursor(cursor: [string, number] | undefined): SQL | undefined {
   return cursor ? sql`(${cs.createdAt}, ${cs.id}) < (${cursor[0]}::timestamptz, ${cursor[1]})` : undefined;
+}
+
+/** Rows down to `end` (included): the lower bound of a window of the walk. */
+function downTo(end: [string, number] | undefined): SQL | undefined {
+  return end ? sql`(${cs.createdAt}, ${cs.id}) >= (${end[0]}::timestamptz, ${end[1]})` : undefined;
+}
+
+/**
+ * A search counts its matches up to this many; past it the list says "more than 1,000". Counting
+ * every match of a common word reads every row (seconds at 100,000 on the embedded database),
+ * and no one pages through a thousand inquiries: she narrows the search.
+ */
+const SEARCH_COUNT_CAP = 1000;
+/**
+ * Rows a search reads in one query where no index finds its words (two letters, or a word in most
+ * rows): it walks the list newest first, this many rows at a time (a few milliseconds on the embedded
+ * database, which runs on the server's own thread) and lets other requests run between them.
+ */
+const WALK_ROWS = 500;
+
+type Cursor = [string, number];
+interface Window {
+  after: Cursor | undefined;
+  end: Cursor | undefined;
+}
+
+/**
+ * The filtered list, newest first, as windows of WALK_ROWS rows (`after` excluded, `end` included;
+ * the last window has no `end`), found on the filter's index; the event loop turns between two.
+ */
+async function* walkWindows(db: Db, where: SQL | undefined, from?: Cursor): AsyncGenerator<Window> {
+  let after = from;
+  for (;;) {
+    const [last] = await db
+      .select({ id: cs.id, cursor: createdAtText })
+      .from(cs)
+      .where(and(where, afterCursor(after)))
+      .orderBy(desc(cs.createdAt), desc(cs.id))
+      .offset(WALK_ROWS - 1)
+      .limit(1);
+    const end: Cursor | undefined = last ? [last.cursor, last.id] : undefined;
+    yield { after, end };
+    if (!end) return;
+    after = end;
+    await setImmediate();
+  }
+}
+
+const inWindow = (w: Window) => and(afterCursor(w.after), downTo(w.end));
+
+/** The rows of a page as the list reads them: the row and its cursor. */
+function pageRows(db: Db, where: SQL | undefined, limit: number) {
+  return db.select({ row: cs, cursor: createdAtText }).from(cs).where(where).orderBy(desc(cs.createdAt), desc(cs.id)).limit(limit);
+}
+
+/**
+ * Walks the list from `from` for a search's matches: the first `rows` of them (a page and one
+ * more) and, when `counting`, how many there are up to SEARCH_COUNT_CAP + 1, counted from `from`.
+ */
+async function walkSearch(db: Db, filter: SubmissionFilter, from: Cursor | undefined, rows: number, counting: boolean, windows = Infinity) {
+  const where = filterWhere(filter);
+  const match = searchMatch(filter.q);
+  const cap = SEARCH_COUNT_CAP + 1;
+  const found: Awaited<ReturnType<typeof pageRows>> = [];
+  let n = 0;
+  let walked = 0;
+  for await (const w of walkWindows(db, where, from)) {
+    if (found.length < rows) found.push(...(await pageRows(db, and(where, match, inWindow(w)), rows - found.length)));
+    if (counting) {
+      const inner = db
+        .select({ one: sql`1` })
+        .from(cs)
+        .where(and(where, match, inWindow(w)))
+        .limit(cap - n)
+        .as('matched');
+      const [row] = await db.select({ n: count() }).from(inner);
+      n += row?.n ?? 0;
+    }
+    if ((found.length >= rows && (!counting || n >= cap)) || ++walked >= windows) break;
+  }
+  return { found, n };
+}
+
+/**
+ * How many rows match a search of three letters or more, up to SEARCH_COUNT_CAP + 1: the trigram
+ * index finds the candidates, and the count stops at the cap (so a word in every row reads a
+ * thousand rows, not all of them).
+ */
+async function countIndexed(db: Db, filter: SubmissionFilter): Promise<number> {
+  return db.transaction(async (tx) => {
+    // The planner cannot tell a word in 1 % of rows from one in all of them; the index is right for both.
+    await tx.execute(sql`set local enable_seqscan = off`);
+    await tx.execute(sql`set local enable_indexscan = off`);
+    const inner = tx
+      .select({ one: sql`1` })
+      .from(cs)
+      .where(and(filterWhere(filter), searchMatch(filter.q)))
+      .limit(SEARCH_COUNT_CAP + 1)
+      .as('matched');
+    const [row] = await tx.select({ n: count() }).from(inner);
+    return row?.n ?? 0;
+  });
+}
+
+/**
+ * A word in at least this many of the newest WALK_ROWS rows is common: walking finds its page and
+ * a thousand matches in a few windows, where the trigram index would first gather every match
+ * (at 100,000 rows a word in most of them is a bitmap of 80,000 rows: 50 ms in one piece).
+ */
+const COMMON_IN_WINDOW = 50;
+
+/**
+ * A search's page and its count (up to the cap). A common word, or two letters (no trigram), is
+ * walked for: once for both page and count on the first page. Any other search of three letters
+ * or more is counted on the trigram index; up to the cap its page comes from the index too.
+ */
+async function searchPage(db: Db, query: SubmissionPageQuery, cursor: Cursor | undefined) {
+  const rows = query.limit + 1;
+  if (query.q.length >= 3 && (await walkSearch(db, query, undefined, 0, true, 1)).n < COMMON_IN_WINDOW) {
+    const total = await countIndexed(db, query);
+    await setImmediate();
+    if (total > SEARCH_COUNT_CAP) return { total, rows: (await walkSearch(db, query, cursor, rows, false)).found };
+    // The matches come from the trigram index first: `offset 0` keeps the planner from folding
+    // the search into a walk down the created_at index that tests every row's text until a page
+    // is full (every row, for a word in a handful of them).
+    const candidates = sql`${cs.id} in (select ${cs.id} from ${cs} where ${searchMatch(query.q)} offset 0)`;
+    return { total, rows: await pageRows(db, and(filterWhere(query), candidates, afterCursor(cursor)), rows) };
+  }
+  if (cursor === undefined) {
+    const { found, n } = await walkSearch(db, query, undefined, rows, true);
+    return { total: n, rows: found };
+  }
+  const [{ n }, { found }] = [await walkSearch(db, query, undefined, 0, true), await walkSearch(db, query, cursor, rows, false)];
+  return { total: n, rows: found };
 }
 
 /**
@@ -129,16 +272,20 @@ function afterCursor(cursor: [string, number] | undefined): SQL | undefined {
  */
 export async function listSubmissions(db: Db, query: SubmissionPageQuery): Promise<SubmissionPage> {
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const where = submissionsWhere(query);
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select({ row: cs, cursor: createdAtText })
-      .from(cs)
-      .where(and(where, afterCursor(cursor)))
-      .orderBy(desc(cs.createdAt), desc(cs.id))
-      .limit(query.limit + 1),
-    db.select({ total: count() }).from(cs).where(where),
-  ]);
+  let rows: Awaited<ReturnType<typeof pageRows>>;
+  let total: number;
+  if (query.q) {
+    ({ total, rows } = await searchPage(db, query, cursor));
+    await setImmediate();
+  } else {
+    const where = submissionsWhere(query);
+    const [page, [counted]] = await Promise.all([
+      pageRows(db, and(where, afterCursor(cursor)), query.limit + 1),
+      db.select({ total: count() }).from(cs).where(where),
+    ]);
+    rows = page;
+    total = counted?.total ?? 0;
+  }
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   const responses = await responsesFor(
@@ -149,7 +296,8 @@ export async function listSubmissions(db: Db, query: SubmissionPageQuery): Promi
   return {
     rows: page.map(({ row }) => present(row, responses.get(row.id) ?? [])),
     next: more && last ? encodeCursor(last.cursor, last.row.id) : null,
-    total: counted?.total ?? 0,
+    total: query.q ? Math.min(total, SEARCH_COUNT_CAP) : total,
+    capped: Boolean(query.q) && total > SEARCH_COUNT_CAP,
   };
 }
 
@@ -283,36 +431,42 @@ const lastReplyAt = sql<Date | null>`(select max(${cr.sentAt}) from ${cr} where 
  */
 export async function* exportSubmissionsCsv(db: Db, filter: SubmissionFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
   yield toCsvRows([CSV_HEADER]);
-  const where = submissionsWhere(filter);
-  let cursor: [string, number] | undefined;
-  for (;;) {
-    const rows = await db
-      .select({ row: cs, cursor: createdAtText, replies: replyCount, lastReplyAt })
-      .from(cs)
-      .where(and(where, afterCursor(cursor)))
-      .orderBy(desc(cs.createdAt), desc(cs.id))
-      .limit(batch);
-    if (rows.length === 0) return;
-    yield toCsvRows(
-      rows.map(({ row: s, replies, lastReplyAt }) => [
-        s.id,
-        s.createdAt,
-        s.name,
-        s.email,
-        s.company,
-        s.phone,
-        s.status,
-        s.isSpam ? 'yes' : 'no',
-        s.message,
-        replies,
-        lastReplyAt ?? '',
-        s.buyerType,
-        s.solicitation,
-        s.responseDue,
-      ]),
-    );
-    if (rows.length < batch) return;
-    const last = rows.at(-1)!;
-    cursor = [last.cursor, last.row.id];
+  const where = filterWhere(filter);
+  const match = filter.q ? searchMatch(filter.q) : undefined;
+  // Window by window down the list, a batch at a time inside each: no query reads more than a
+  // window's rows, however rare the search's words, and the event loop turns between queries.
+  for await (const w of walkWindows(db, where)) {
+    let after = w.after;
+    for (;;) {
+      const rows = await db
+        .select({ row: cs, cursor: createdAtText, replies: replyCount, lastReplyAt })
+        .from(cs)
+        .where(and(where, match, afterCursor(after), downTo(w.end)))
+        .orderBy(desc(cs.createdAt), desc(cs.id))
+        .limit(batch);
+      if (rows.length === 0) break;
+      yield toCsvRows(
+        rows.map(({ row: s, replies, lastReplyAt }) => [
+          s.id,
+          s.createdAt,
+          s.name,
+          s.email,
+          s.company,
+          s.phone,
+          s.status,
+          s.isSpam ? 'yes' : 'no',
+          s.message,
+          replies,
+          lastReplyAt ?? '',
+          s.buyerType,
+          s.solicitation,
+          s.responseDue,
+        ]),
+      );
+      if (rows.length < batch) break;
+      const last = rows.at(-1)!;
+      after = [last.cursor, last.row.id];
+      await setImmediate();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUYER_TYPES, SUBMISSION_STATUSES } from '../constants';
+import { BUYER_TYPES, LIMITS, SUBMISSION_STATUSES } from '../constants';
 import { requiredText } from './fields';
 
 /** `PATCH /api/contact-submissions/{id}/status` (any of the three, at any time). */
@@ -26,7 +26,12 @@ export const spamFlagSchema = z.object({
 export const submissionFilterSchema = z.object({
   view: z.enum(['inbox', 'spam'], { error: 'View must be inbox or spam' }).optional(),
   status: z.enum(['all', ...SUBMISSION_STATUSES], { error: 'Status must be all, pending, in_progress or completed' }).default('all'),
-  q: z.string().trim().max(200, 'Search must be at most 200 characters').default(''),
+  q: z
+    .string()
+    .trim()
+    .max(200, 'Search must be at most 200 characters')
+    .refine((q) => q === '' || q.length >= LIMITS.submissionSearchMin, `Search needs at least ${LIMITS.submissionSearchMin} characters`)
+    .default(''),
   buyerType: z.enum(BUYER_TYPES, { error: 'Buyer type must be government, manufacturer, consulting or other' }).optional(),
 });
 export type SubmissionFilter = z.output<typeof submissionFilterSchema>;

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { Select } from '#components/ui/select.tsx';
-import { BUYER_TYPES, BUYER_TYPE_LABELS, SUBMISSION_STATUSES } from '#shared/constants.ts';
+import { BUYER_TYPES, BUYER_TYPE_LABELS, LIMITS, SUBMISSION_STATUSES } from '#shared/constants.ts';
 import type { SubmissionsFilter } from '../../api/contact-submissions';
 import { STATUS_LABELS } from './submissions-table';
 
@@ -16,6 +16,11 @@ export function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
+/** Whether the server searches these words: none, or at least the shortest it takes. */
+export function searchable(q: string): boolean {
+  return q.trim().length === 0 || q.trim().length >= LIMITS.submissionSearchMin;
+}
+
 /** Inbox / Spam (n), status, buyer type and search: each change asks the server for the first page again. */
 export function SubmissionFilters({
   filter,
@@ -27,6 +32,7 @@ export function SubmissionFilters({
   spamCount: number | undefined;
 }) {
   const id = useId();
+  const tooShort = !searchable(filter.q) && filter.q.trim() !== '';
   return (
     <div role="group" aria-label="Filter submissions" className="mb-4 flex flex-wrap items-end gap-3">
       <div className="flex gap-1" role="group" aria-label="View">
@@ -78,9 +84,15 @@ export function SubmissionFilters({
           type="search"
           maxLength={200}
           value={filter.q}
+          aria-describedby={tooShort ? `${id}-search-hint` : undefined}
           onChange={(e) => onChange({ ...filter, q: e.target.value })}
           placeholder="Name, e-mail, company, phone, solicitation or message"
         />
+        {tooShort && (
+          <p id={`${id}-search-hint`} className="mt-1 text-sm text-muted">
+            Type at least {LIMITS.submissionSearchMin} characters to search.
+          </p>
+        )}
       </div>
     </div>
   );

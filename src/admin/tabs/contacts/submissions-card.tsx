@@ -12,7 +12,7 @@ import {
 } from '../../api/contact-submissions';
 import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
 import { EditorCard, LoadingRows } from '../../components/load-state';
-import { SubmissionFilters, useDebounced } from './submission-filters';
+import { SubmissionFilters, searchable, useDebounced } from './submission-filters';
 import { SubmissionsTable } from './submissions-table';
 
 // The reply form (react-hook-form and the shared zod schema) loads with the first reply, so the
@@ -29,7 +29,8 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en
 export function SubmissionsCard() {
   const [typed, setTyped] = useState<SubmissionsFilter>({ view: 'inbox', status: 'all', buyerType: '', q: '' });
   const q = useDebounced(typed.q, SEARCH_DELAY_MS);
-  const filter = { ...typed, q };
+  // One letter is not sent (the server refuses it): the list stays as it was, and a hint says why.
+  const filter = { ...typed, q: searchable(q) ? q : '' };
   // The rows of the previous filter stay while the next ones load, instead of flashing skeletons.
   const list = useInfiniteQuery({ ...submissionsQuery(filter), placeholderData: keepPreviousData });
   const counts = useQuery(submissionCountsQuery);
@@ -38,6 +39,7 @@ export function SubmissionsCard() {
   const one = useQuery({ ...submissionQuery(responding ?? 0), enabled: responding !== null });
   const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
   const total = list.data?.pages[0]?.total ?? 0;
+  const capped = list.data?.pages[0]?.capped ?? false;
   // The dialog has its own source, so it works whatever page the row is on; the row shows until it answers.
   const current: Submission | null = responding === null ? null : (one.data ?? rows.find((s) => s.id === responding) ?? null);
   const everything = counts.data ? counts.data.inbox.total + counts.data.spam : undefined;
@@ -68,7 +70,8 @@ export function SubmissionsCard() {
         <SubmissionsTable rows={rows} spamView={filter.view === 'spam'} onRespond={(s) => setResponding(s.id)} />
         <div className="mt-4 flex flex-wrap items-center gap-3">
           <p className="text-sm text-muted" aria-live="polite">
-            Showing {rows.length.toLocaleString('en-US')} of {plural(total, 'submission', 'submissions')}
+            Showing {rows.length.toLocaleString('en-US')} of{' '}
+            {capped ? `more than ${plural(total, 'submission', 'submissions')}` : plural(total, 'submission', 'submissions')}
           </p>
           {list.hasNextPage && (
             // While a new filter's first page loads, the rows shown are the previous filter's: their

@@ -11,7 +11,8 @@ export const prerender = false;
 /**
  * One page of submissions, newest first, each with its responses and their delivery state. The
  * body stays the list (an array); `Link: <…>; rel="next"` names the next page and
- * `X-Total-Count` the rows the filters match. Filters: view (inbox or spam; none means both),
+ * `X-Total-Count` the rows the filters match (a search counts up to 1,000, and then adds
+ * `X-Total-Capped: true`). Filters: view (inbox or spam; none means both),
  * status, buyerType, q; `limit` 1–200 (50). An ETag lets the tab's 30 s poll get a 304, and an answer is computed again only
  * when the leads change stamp has moved (services/leads-stamp.ts).
  */
@@ -22,6 +23,8 @@ export const GET = defineHandler(async ({ locals, request, url }) => {
   const entity = await cachedLeadsAnswer(db, `list${url.search}`, async () => {
     const page = await listSubmissions(db, query);
     const headers: Record<string, string> = { 'x-total-count': String(page.total) };
+    // A search counts up to SEARCH_COUNT_CAP: past it X-Total-Count is the cap and this says so.
+    if (page.capped) headers['x-total-capped'] = 'true';
     if (page.next) {
       const params = new URLSearchParams(url.searchParams);
       params.set('cursor', page.next);
