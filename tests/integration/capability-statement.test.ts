@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityStatementPdf, type PastPerformanceEntry } from '#server/capability/statement-pdf.ts';
 import type { SiteContent } from '#server/content/site-content.ts';
-import { appMeta, auditLog } from '#server/db/schema/index.ts';
+import { appMeta, auditLog, documents } from '#server/db/schema/index.ts';
 import type { Publisher } from '#server/publish/publisher.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { bundleApi, renderPage } from '../helpers/bundle';
@@ -274,12 +274,33 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
     expect(await homeDownload()).toBeNull();
     expect(await (await t.s.request('/api/documents/public/capability')).json()).toBeNull();
     expect(await (await t.s.request('/capabilities')).text()).not.toContain('href="/capability-statement.pdf"');
+    // [SECURITY][RELIABILITY] An old link to the generated statement gets no stale copy: the release
+    // no longer holds it, and there is no statement to send the visitor on to.
+    expect(liveSite().has('/capability-statement.pdf')).toBe(false);
+    const none = await t.s.request('/capability-statement.pdf', { redirect: 'manual' });
+    expect([none.status, await none.text()]).toEqual([404, 'No capability statement is offered.']);
+    // An uploaded statement becomes active: the old link leads to it, asked again each time.
+    const [uploaded] = await t.s.db
+      .insert(documents)
+      .values({
+        title: 'Capability Statement 2026',
+        category: 'capability',
+        filePath: '/uploads/documents/statement-2026.pdf',
+        fileName: 'statement-2026.pdf',
+      })
+      .returning();
+    const moved = await t.s.request('/capability-statement.pdf', { redirect: 'manual' });
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get('location')).toBe('/uploads/documents/statement-2026.pdf');
+    expect(moved.headers.get('cache-control')).toBe('no-cache');
+    await t.s.db.delete(documents).where(eq(documents.id, uploaded!.id));
 
     expect(await ok('PUT', PATH, { useGenerated: true })).toMatchObject({ useGenerated: true, inUse: true });
     for (const until = Date.now() + 60_000; (await homeDownload()) === null && Date.now() < until;)
       await new Promise((r) => setTimeout(r, 100));
     expect(await homeDownload()).toBe('/capability-statement.pdf');
     expect(await (await t.s.request('/capabilities')).text()).toContain('href="/capability-statement.pdf"');
+    await statementUntil((text) => text.includes('NAICS'));
     const audits = await t.s.db.select().from(auditLog).where(eq(auditLog.entity, 'capability-statement'));
     expect(audits.map((a) => a.after)).toEqual([{ useGenerated: false }, { useGenerated: true }]);
   });

@@ -17,9 +17,13 @@ import { bytesOf, compressMissing, DiskBody, loadStaticSite, type Body, type Sta
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { at, content as withData } from './helpers/content-with-data';
 
-/** The content with data, and a filled company profile and contact record. */
+/**
+ * The content with data, and a filled company profile and contact record; the site offers the
+ * generated capability statement (so the release holds it beside the uploaded one).
+ */
 const content = {
   ...withData,
+  capabilityStatement: { useGenerated: true },
   company: {
     ...STARTING_COMPANY,
     uei: 'ABCDEF123456',

@@ -1,4 +1,4 @@
-import { GENERATED_STATEMENT_PATH } from '#shared/documents.ts';
+import { GENERATED_STATEMENT_PATH, usesGeneratedStatement } from '#shared/documents.ts';
 import type { SiteContent } from './site-content';
 
 /** The public static pages (URL path), in sitemap order. */
@@ -79,9 +79,14 @@ function publicPaths(content: SiteContent): string[] {
   return [...PUBLIC_PAGES, ...laterInsightListPaths(content), ...publishedInsights(content).map((i) => `/insights/${i.slug}`)];
 }
 
-/** Every URL path rendered into a release of this content. */
+/**
+ * Every URL path rendered into a release of this content. The generated capability statement is
+ * written only while the site offers it: otherwise its address reaches the server, which sends
+ * the visitor on to the statement the site offers (src/pages/capability-statement.pdf.ts).
+ */
 export function releasePaths(content: SiteContent): string[] {
-  return [...publicPaths(content), ...SHELL_PAGES, ...OTHER_PATHS];
+  const offered = usesGeneratedStatement(content.documents, content.capabilityStatement.useGenerated);
+  return [...publicPaths(content), ...SHELL_PAGES, ...OTHER_PATHS.filter((p) => offered || p !== GENERATED_STATEMENT_PATH)];
 }
 
 /** Every file a release built from this content must contain; a build missing one is refused. */

@@ -16,6 +16,7 @@ import type { SSRManifest } from 'astro';
 import { App } from 'astro/app';
 import type { RenderPage } from '../content/site-content';
 import { RELEASE_ROUTES } from '../content/routes';
+import { GENERATED_STATEMENT_PATH } from '#shared/documents.ts';
 import { bundleApi } from '../bundle-api';
 import { main, serve, type ServeOptions } from '../main';
 import type { AnswerAnonymously } from './public-api-cache';
@@ -34,7 +35,9 @@ export function createExports(manifest: SSRManifest, options: NodeOptions) {
   };
   const isReleaseRoute = (req: IncomingMessage) => {
     const route = appFor(manifest.site ?? '').match(new Request(new URL(req.url ?? '/', 'http://localhost')));
-    return route !== undefined && RELEASE_ROUTES.has(route.route);
+    // The generated statement's address is the one release route a visitor may reach Astro with:
+    // a release without it sends her on to the statement the site offers.
+    return route !== undefined && RELEASE_ROUTES.has(route.route) && route.route !== GENERATED_STATEMENT_PATH;
   };
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => {
     if (next && isReleaseRoute(req)) return next();
