@@ -213,25 +213,28 @@ async function walkSearch(db: Db, filter: SubmissionFilter, from: Cursor | undef
 }
 
 /**
- * How many rows match a search of three letters or more, up to SEARCH_COUNT_CAP + 1: the trigram
- * index finds the candidates, and the count stops at the cap (so a word in every row reads a
- * thousand rows, not all of them).
+ * The rows a search of three letters or more matches, up to SEARCH_COUNT_CAP + 1, as their keys
+ * (id and cursor, not their text): the trigram index finds the candidates and the query stops at
+ * the cap, so a word in every row reads a thousand rows, not all of them. One query gives both the
+ * count and, up to the cap, which rows make the page.
  */
-async function countIndexed(db: Db, filter: SubmissionFilter): Promise<number> {
+async function matchedKeys(db: Db, filter: SubmissionFilter): Promise<Cursor[]> {
   return db.transaction(async (tx) => {
     // The planner cannot tell a word in 1 % of rows from one in all of them; the index is right for both.
     await tx.execute(sql`set local enable_seqscan = off`);
     await tx.execute(sql`set local enable_indexscan = off`);
-    const inner = tx
-      .select({ one: sql`1` })
+    const rows = await tx
+      .select({ id: cs.id, cursor: createdAtText })
       .from(cs)
       .where(and(filterWhere(filter), searchMatch(filter.q)))
-      .limit(SEARCH_COUNT_CAP + 1)
-      .as('matched');
-    const [row] = await tx.select({ n: count() }).from(inner);
-    return row?.n ?? 0;
+      .limit(SEARCH_COUNT_CAP + 1);
+    return rows.map((r): Cursor => [r.cursor, r.id]);
   });
 }
+
+/** Newest first, as the list's index orders rows (the cursor text is fixed-width UTC, so it sorts as text). */
+const newestFirst = (a: Cursor, b: Cursor) => (a[0] === b[0] ? b[1] - a[1] : a[0] < b[0] ? 1 : -1);
+const isAfter = (key: Cursor, cursor: Cursor | undefined) => !cursor || newestFirst(cursor, key) < 0;
 
 /**
  * A word in at least this many of the newest WALK_ROWS rows is common: walking finds its page and
@@ -248,14 +251,28 @@ const COMMON_IN_WINDOW = 50;
 async function searchPage(db: Db, query: SubmissionPageQuery, cursor: Cursor | undefined) {
   const rows = query.limit + 1;
   if (query.q.length >= 3 && (await walkSearch(db, query, undefined, 0, true, 1)).n < COMMON_IN_WINDOW) {
-    const total = await countIndexed(db, query);
+    await setImmediate();
+    const keys = await matchedKeys(db, query);
+    const total = keys.length;
     await setImmediate();
     if (total > SEARCH_COUNT_CAP) return { total, rows: (await walkSearch(db, query, cursor, rows, false)).found };
-    // The matches come from the trigram index first: `offset 0` keeps the planner from folding
-    // the search into a walk down the created_at index that tests every row's text until a page
-    // is full (every row, for a word in a handful of them).
-    const candidates = sql`${cs.id} in (select ${cs.id} from ${cs} where ${searchMatch(query.q)} offset 0)`;
-    return { total, rows: await pageRows(db, and(filterWhere(query), candidates, afterCursor(cursor)), rows) };
+    // Few: the page is picked from the keys here, and only its rows are read.
+    const page = keys
+      .filter((k) => isAfter(k, cursor))
+      .sort(newestFirst)
+      .slice(0, rows);
+    const found =
+      page.length === 0
+        ? []
+        : await pageRows(
+            db,
+            inArray(
+              cs.id,
+              page.map((k) => k[1]),
+            ),
+            rows,
+          );
+    return { total, rows: found };
   }
   if (cursor === undefined) {
     const { found, n } = await walkSearch(db, query, undefined, rows, true);
