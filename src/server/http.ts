@@ -132,25 +132,54 @@ export async function readJson(request: Request): Promise<unknown> {
   return body;
 }
 
-/** The top-level field names of an object schema (through pipes and transforms), or undefined for any other. */
-function knownFields(schema: z.ZodType): Set<string> | undefined {
-  let s: unknown = schema;
-  while (s instanceof z.ZodPipe) s = s.in;
-  return s instanceof z.ZodObject ? new Set(Object.keys(s.shape)) : undefined;
+/** The schema under its wrappers: a pipe's input, and what optional, nullable, default and the like wrap. */
+function unwrapped(schema: unknown): unknown {
+  let s = schema;
+  for (;;) {
+    if (s instanceof z.ZodPipe) s = s.in;
+    else if (s instanceof z.ZodType && 'innerType' in s.def && s.def.innerType instanceof z.ZodType) s = s.def.innerType;
+    else return s;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The body's fields that its schema does not know, at any depth (`naicsCodes[0].evil`), in the
+ * body's order, at most `max` of them. An object schema that takes any other key (a catch-all)
+ * and anything that is not an object or array schema are not looked into. No recursion.
+ */
+function unknownFields(schema: z.ZodType, body: unknown, also: readonly string[], max: number): string[] {
+  const found: string[] = [];
+  const queue: [schema: unknown, value: unknown, path: string][] = [[schema, body, '']];
+  for (let i = 0; i < queue.length && found.length < max; i++) {
+    const [raw, value, path] = queue[i]!;
+    const s = unwrapped(raw);
+    if (s instanceof z.ZodObject && isRecord(value)) {
+      const catchall = s.def.catchall;
+      const open = catchall !== undefined && !(catchall instanceof z.ZodNever);
+      for (const [key, v] of Object.entries(value)) {
+        const name = path ? `${path}.${key}` : key;
+        if (Object.hasOwn(s.shape, key)) queue.push([s.shape[key], v, name]);
+        else if (!open && !(path === '' && also.includes(key))) found.push(name);
+      }
+    } else if (s instanceof z.ZodArray && Array.isArray(value)) {
+      value.forEach((v, n) => queue.push([s.element, v, `${path}[${n}]`]));
+    }
+  }
+  return found;
 }
 
 /**
- * For the back office: a body field the schema does not know is a 400 naming it. A misspelt or
- * misplaced field (`published` for `isPublished`) would otherwise be dropped by parsing and the
- * rest saved as if it had been understood. `also` names fields a route reads itself (`section` of
- * a new content block).
+ * For the back office: a body field the schema does not know, at any depth, is a 400 naming it. A
+ * misspelt or misplaced field (`published` for `isPublished`) would otherwise be dropped by
+ * parsing and the rest saved as if it had been understood. `also` names top-level fields a route
+ * reads itself (`section` of a new content block).
  */
 export function refuseUnknownFields(schema: z.ZodType, body: unknown, also: readonly string[] = []): void {
-  const known = knownFields(schema);
-  if (!known || typeof body !== 'object' || body === null || Array.isArray(body)) return;
-  const unknown = Object.keys(body).filter((key) => !known.has(key) && !also.includes(key));
+  const unknown = unknownFields(schema, body, also, 6);
   if (unknown.length === 0) return;
-  const names = unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '');
+  const names = unknown.slice(0, 5).join(', ') + (unknown.length > 5 ? ' and more' : '');
   throw new HttpError(400, `Unknown field${unknown.length > 1 ? 's' : ''}: ${names}`);
 }
 

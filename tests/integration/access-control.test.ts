@@ -256,6 +256,19 @@ describe('[SECURITY] access control on every endpoint', { timeout: 120_000 }, ()
     });
     expect(two.status).toBe(400);
     expect((await two.json()).message).toBe('Unknown fields: legalNmae, ueiNumber');
+    // At any depth: inside a list's items and a nested object, named by their place (shallowest first).
+    const nested = await server.request('/api/admin/company-profile', {
+      method: 'PATCH',
+      cookie: adminCookie,
+      json: {
+        legalName: 'Renamed LLC',
+        naicsCodes: [{ code: '423430', title: 'Computer Equipment', evil: 1 }],
+        certifications: [{ name: 'WOSB' }, { name: 'ISO 9001', issuer: 'x' }],
+        figures: { bogus: 'x' },
+      },
+    });
+    expect(nested.status).toBe(400);
+    expect((await nested.json()).message).toBe('Unknown fields: figures.bogus, naicsCodes[0].evil, certifications[1].issuer');
     const profile = await server.request('/api/admin/company-profile', { cookie: adminCookie });
     expect(JSON.stringify(await profile.json())).not.toContain('Renamed LLC');
   });
