@@ -20,16 +20,19 @@ export const GET = defineHandler(async ({ locals, request, url }) => {
   requireAdmin(locals);
   const query = submissionPageQuerySchema.parse(Object.fromEntries(url.searchParams));
   const db = await getDb();
-  const entity = await cachedLeadsAnswer(db, `list${url.search}`, async () => {
+  // The parameters as parsed, in one order: a parameter the list does not take, or the same ones
+  // in another order, is the same answer (and the same kept entry), not one more computed.
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ view: query.view, status: query.status, buyerType: query.buyerType, q: query.q })) {
+    if (value) params.set(key, value);
+  }
+  params.set('limit', String(query.limit));
+  const entity = await cachedLeadsAnswer(db, `list?${params}&cursor=${query.cursor ?? ''}`, async () => {
     const page = await listSubmissions(db, query);
     const headers: Record<string, string> = { 'x-total-count': String(page.total) };
     // A search counts up to SEARCH_COUNT_CAP: past it X-Total-Count is the cap and this says so.
     if (page.capped) headers['x-total-capped'] = 'true';
-    if (page.next) {
-      const params = new URLSearchParams(url.searchParams);
-      params.set('cursor', page.next);
-      headers.link = `<${url.pathname}?${params}>; rel="next"`;
-    }
+    if (page.next) headers.link = `<${url.pathname}?${params}&cursor=${page.next}>; rel="next"`;
     return jsonEntity(page.rows, headers);
   });
   return conditionalResponse(request, entity);
