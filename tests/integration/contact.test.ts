@@ -46,6 +46,22 @@ describe('[API][CONTACT] POST /api/contact stores a submission', () => {
     expect(row!.ipAddress).toBeTruthy();
   });
 
+  it('[SECURITY] drops the characters that would show a name or message reversed or hidden in the inbox; keeps line breaks', async () => {
+    const res = await post({
+      ...valid,
+      name: 'Eve \u202Eevil\u202C Buyer',
+      company: 'V\u200BA',
+      message: 'Line one\u2066 isolated\u2069.\nLine two\u0007 rings.',
+      ...human,
+    });
+    expect(res.status).toBe(201);
+    const [row] = await s.db
+      .select()
+      .from(contactSubmissions)
+      .where(eq(contactSubmissions.id, (await res.json()).id));
+    expect(row).toMatchObject({ name: 'Eve evil Buyer', company: 'VA', message: 'Line one isolated.\nLine two rings.' });
+  });
+
   it('accepts the spec body alone (no spam signals) and stores optional fields as null', async () => {
     const res = await post({ name: 'Al', email: 'al@example.com', message: '0123456789' });
     expect(res.status).toBe(201);

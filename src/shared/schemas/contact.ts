@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { CONTACT_RULES, isCalendarDate, isDueDateInRange, type ContactField } from '../contact-rules';
+import { withoutHiddenCharacters } from './fields';
 
-/** A field of the table in contact-rules.ts as zod: trimmed, then length, pattern, choice and date checks. */
+/**
+ * A field of the table in contact-rules.ts as zod: hidden characters dropped (fields.ts), trimmed,
+ * then length, pattern, choice and date checks.
+ */
 function fieldSchema(field: ContactField) {
   const rule = CONTACT_RULES[field];
   // A missing required field reads as the spec's message; any other non-text value as notText.
   let s = z
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? rule.invalid : rule.notText) })
+    .overwrite(withoutHiddenCharacters)
     .trim()
     .max(rule.max, rule.tooLong);
   if (rule.required) {

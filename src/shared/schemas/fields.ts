@@ -29,6 +29,13 @@ export function optionalText(max: number = LIMITS.mediumText) {
 // eslint-disable-next-line no-control-regex
 const HIDDEN_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
 const HIDDEN_CHARACTERS_MESSAGE = 'Must not contain control, invisible or text-direction characters';
+
+/**
+ * The text without those characters: for what visitors send (the contact form), where a refusal
+ * would turn a buyer away for a character she cannot see, while kept it could make the inbox show
+ * a name or address reversed.
+ */
+export const withoutHiddenCharacters = (v: string): string => v.replace(new RegExp(HIDDEN_CHARACTERS.source, 'g'), '');
 const visible = (v: string | null) => v === null || !HIDDEN_CHARACTERS.test(v);
 
 /** requiredText that refuses hidden characters (the business's identity: names, statements). */
