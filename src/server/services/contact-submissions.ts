@@ -162,7 +162,7 @@ const SEARCH_COUNT_CAP = 1000;
  * rows): it walks the list newest first, this many rows at a time (a few milliseconds on the embedded
  * database, which runs on the server's own thread) and lets other requests run between them.
  */
-const WALK_ROWS = 500;
+const WALK_ROWS = 250;
 
 type Cursor = [string, number];
 interface Window {
@@ -256,7 +256,7 @@ const isAfter = (key: Cursor, cursor: Cursor | undefined) => !cursor || newestFi
  * a thousand matches in a few windows, where the trigram index would first gather every match
  * (at 100,000 rows a word in most of them is a bitmap of 80,000 rows: 50 ms in one piece).
  */
-const COMMON_IN_WINDOW = 50;
+const COMMON_IN_WINDOW = 25;
 
 /**
  * A search's page and its count (up to the cap). A common word, or two letters (no trigram), is
