@@ -108,8 +108,6 @@ async function run(astro: AstroParts): Promise<void> {
     // An inactive or deleted document's PDF is not served (images need no database look-up).
     uploads: e.BLOB_READ_WRITE_TOKEN ? undefined : { root: uploadsDir(), guard: servableUpload },
   });
-  // Longer than the idle timeouts of common proxies and load balancers (60 s), so they close first.
-  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(e.PORT, e.HOST, resolve);

@@ -483,5 +483,10 @@ export function createAppServer(opts: AppServerOptions): http.Server {
 
   trackInFlight(server);
   limitConnections(server, opts.connectionLimits ?? defaultConnectionLimits(proxies.length > 0));
+  // Longer than the idle timeouts of common proxies and load balancers (60 s), and than a client's
+  // own (Node's fetch: 4 s), so the client closes an idle connection first: when the server closes
+  // it while a request is being sent on it, the client gets a reset (seen when the thread was busy
+  // long enough for both timers to be due at once).
+  server.keepAliveTimeout = 65_000;
   return server;
 }

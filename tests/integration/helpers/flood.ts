@@ -25,7 +25,7 @@ function agentFor(localAddress: string | undefined): http.Agent {
   const key = localAddress ?? '';
   let agent = agents.get(key);
   if (!agent) {
-    // Idle connections are dropped before the server's keep-alive timeout (5 s) could close one
+    // Idle connections are dropped long before the server's keep-alive timeout (65 s) could close one
     // just as a request is written on it.
     agent = new http.Agent({ keepAlive: true, maxSockets: 4, timeout: 2_000 });
     agents.set(key, agent);
