@@ -7,18 +7,42 @@
  */
 import { advanceClock, now, resetClock } from './auth/clock';
 import { resetRequestsSettled } from './auth/password-reset';
-import { authSecret, shareAuthSecret } from './auth/secret';
+import { authSecret, forgetAuthSecret, shareAuthSecret } from './auth/secret';
 import { resetEnvCache } from './env';
 import { deliverDue, startMailWorker } from './mail/worker';
 import { recordChange } from './content/changes';
+import { contentChanged } from './content/generation';
 import { compressionSettled, publishContent } from './publish/go-live';
 import { startPublisher } from './publish/publisher';
 import { renderBuilder } from './publish/render';
 import { isServableDocument, servableUpload } from './services/documents';
-import { sendLeadDigest } from './services/lead-digest';
+import { forgetUsedUpNotifications, sendLeadDigest } from './services/lead-digest';
+import { forgetNotifyToWarning } from './services/lead-mail';
+import { forgetLeadsAnswers } from './services/leads-stamp';
+import { forgetSearchCounts } from './services/search-limit';
 import { resetStorage } from './storage/storage';
 import { startControlChannel } from './web/control-channel';
 import { liveRelease, liveSite } from './web/live-site';
+
+/**
+ * Forgets what this process remembers of the environment and of the database it served, as a
+ * process that has just started: the environment read afresh, the clock, the storage, the auth
+ * secret, the hour's used-up notifications, the inbox's kept answers, the search counts, the
+ * CONTACT_NOTIFY_TO warning, and every answer kept for visitors (a new content generation). The
+ * integration suite calls it before each file, whose files share a process and serve a new
+ * database each.
+ */
+function startAfresh(): void {
+  resetEnvCache();
+  resetClock();
+  resetStorage();
+  forgetAuthSecret();
+  forgetUsedUpNotifications();
+  forgetLeadsAnswers();
+  forgetSearchCounts();
+  forgetNotifyToWarning();
+  contentChanged();
+}
 
 export const bundleApi = {
   advanceClock,
@@ -39,6 +63,7 @@ export const bundleApi = {
   sendLeadDigest,
   servableUpload,
   shareAuthSecret,
+  startAfresh,
   startControlChannel,
   startMailWorker,
   startPublisher,

@@ -50,6 +50,11 @@ export function authSecret(): string {
   return settled;
 }
 
+/** Forgets the settled key: the next use settles it again from AUTH_SECRET, the database or DATA_DIR. */
+export function forgetAuthSecret(): void {
+  settled = undefined;
+}
+
 /**
  * Without AUTH_SECRET, instances sharing a Postgres must still share one key, or a session
  * signed by one is refused by the next (each has its own DATA_DIR). The first instance stores

@@ -54,6 +54,9 @@ export async function deliverDue(
   let sent = 0;
   let failed = 0;
   const fromName = claimed.length > 0 ? await businessName(db) : null;
+  // Sent in the order they were due (an update's RETURNING follows no ORDER BY on Postgres): an
+  // inquiry's notification before the digest that counts it, a reply before the next one.
+  claimed.sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id);
   for (const row of claimed) {
     try {
       const { messageId } = await transport.send({

@@ -44,6 +44,11 @@ interface DigestRun {
  */
 const usedUp = { untilMs: 0 };
 
+/** Forgets that the hour's immediate notifications were used up (bundle-api.ts `startAfresh`). */
+export function forgetUsedUpNotifications(): void {
+  usedUp.untilMs = 0;
+}
+
 /** Takes one of the hour's immediate notifications for a genuine inquiry; false when they are used up. */
 export async function takeNotificationSlot(db: Db, now: Date): Promise<boolean> {
   if (now.getTime() < usedUp.untilMs) return false;

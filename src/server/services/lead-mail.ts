@@ -75,6 +75,11 @@ function configuredNotifyTo(): string[] {
 }
 let warnedNotifyTo: string | undefined;
 
+/** Forgets which CONTACT_NOTIFY_TO was warned about (bundle-api.ts `startAfresh`). */
+export function forgetNotifyToWarning(): void {
+  warnedNotifyTo = undefined;
+}
+
 /** The active contact record's e-mail when it is a real address (not a placeholder), else null. */
 async function activeContactEmail(db: Conn): Promise<string | null> {
   const [row] = await db.select({ email: contactInfo.email }).from(contactInfo).where(eq(contactInfo.isActive, true)).limit(1);

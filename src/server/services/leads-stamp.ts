@@ -21,6 +21,11 @@ import type { JsonEntity } from '../conditional';
 const MAX_ENTRIES = 32;
 const entries = new Map<string, { stamp: string; entity: JsonEntity }>();
 
+/** Forgets every kept answer (bundle-api.ts `startAfresh`): a stamp is only unique within one database. */
+export function forgetLeadsAnswers(): void {
+  entries.clear();
+}
+
 async function leadsStamp(db: Db): Promise<string | null> {
   const [row] = await db
     .select({ n: changeStamps.n, version: sql<string>`xmin::text` })

@@ -14,6 +14,11 @@ const MAX_CLIENTS = 10_000;
 
 const windows = new Map<string, { start: number; count: number }>();
 
+/** Forgets every client's count (bundle-api.ts `startAfresh`). */
+export function forgetSearchCounts(): void {
+  windows.clear();
+}
+
 /** Counts a search by `client`; past the limit, 429 with Retry-After. */
 export function countSearch(client: string, now = Date.now()): void {
   let w = windows.get(client);

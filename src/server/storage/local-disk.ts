@@ -21,14 +21,17 @@ export function createLocalStorage(root = uploadsDir()): FileStorage {
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
       // Written beside the target, then renamed: a reader never sees half a file.
       const temp = `${target}.${randomBytes(6).toString('hex')}.part`;
+      const out = fs.createWriteStream(temp, { flags: 'wx' });
       try {
-        const out = fs.createWriteStream(temp, { flags: 'wx' });
         if (maxBytes === undefined) await pipeline(body, out);
         else await pipeline(body, byteLimit(maxBytes), out);
         const { size } = await fs.promises.stat(temp);
         await fs.promises.rename(temp, target);
         return { key, url: `/uploads/${key}`, size };
       } catch (err) {
+        // A refusal can come before the file is even open: removed before the stream has opened
+        // it, the file would appear afterwards and stay. So the stream is closed first.
+        if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
         await fs.promises.rm(temp, { force: true });
         throw err;
       }
