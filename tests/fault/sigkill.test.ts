@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '#server/db/client.ts';
 import { contactSubmissions } from '#server/db/schema/index.ts';
 import { createPostgresDatabase } from '../integration/helpers/db';
+import { LIFTOFF_ONLY } from '../helpers/liftoff';
 
 const ROUNDS = 20;
 const WRITERS = 4;
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 /** Starts the server process; resolves with its port once it answers, or fails with its output. */
 function startServer(): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const child = spawn(process.execPath, ['tests/fault/helpers/contact-server.mjs'], {
+  const child = spawn(process.execPath, [...LIFTOFF_ONLY, 'tests/fault/helpers/contact-server.mjs'], {
     env: { ...process.env, DATA_DIR: tmp, DATABASE_URL: database?.url ?? '', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -18,6 +18,7 @@ import { migrationsDir } from '#server/paths.ts';
 import type { ControlChannel } from '#server/web/control-channel.ts';
 import { startTestServer, type TestServer } from './helpers/server';
 import { bundleApi } from '../helpers/bundle';
+import { LIFTOFF_ONLY } from '../helpers/liftoff';
 
 const { startControlChannel } = bundleApi;
 
@@ -97,7 +98,10 @@ function run(script: string, args: string[]): Promise<{ code: number | null; out
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn' };
     delete env.BLOB_READ_WRITE_TOKEN;
     delete env.AUTH_SECRET;
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...LIFTOFF_ONLY, '--import', 'tsx', script, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -10,6 +10,7 @@ import { migrationNames } from '#server/db/backup.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { accounts, users } from '#server/db/schema/index.ts';
 import { treePids } from '../../scripts/bench/shared';
+import { LIFTOFF_ONLY } from '../helpers/liftoff';
 import { createPostgresDatabase } from './helpers/db';
 import { freePort } from './helpers/ports';
 
@@ -19,7 +20,7 @@ function run(script: string, env: Record<string, string | undefined>, args: stri
     Object.entries({ ...process.env, LOG_LEVEL: 'warn', ...env }).filter((e): e is [string, string] => e[1] !== undefined),
   );
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, [...LIFTOFF_ONLY, '--import', 'tsx', script, ...args], {
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

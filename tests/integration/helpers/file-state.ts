@@ -9,16 +9,11 @@
 import { afterAll } from 'vitest';
 import { resetClock } from '#server/auth/clock.ts';
 import { forgetAuthSecret } from '#server/auth/secret.ts';
-import { bundleApi, resetEnvCache } from '../../helpers/bundle';
-
-const worker = globalThis as { workerEnvironment?: Record<string, string | undefined> };
-worker.workerEnvironment ??= { ...process.env };
-const pristine = worker.workerEnvironment;
+import { bundleApi } from '../../helpers/bundle';
+import { restoreWorkerEnvironment } from '../../helpers/worker-environment';
 
 function startAfresh(): void {
-  for (const key of Object.keys(process.env)) if (!(key in pristine)) delete process.env[key];
-  Object.assign(process.env, pristine);
-  resetEnvCache();
+  restoreWorkerEnvironment();
   resetClock();
   forgetAuthSecret();
   bundleApi.startAfresh();
