@@ -1,6 +1,7 @@
 /**
- * The end-to-end suite runs its spec files in E2E_WORKERS parallel workers (1 unless set: on two
- * cores a second worker makes the suite slower), each against a server of its own: its own port
+ * The end-to-end suite runs its spec files in E2E_WORKERS parallel workers (2 unless set: the suite
+ * waits on the browser and the server more than it computes, so on two cores two workers take
+ * about two thirds of the time of one for about the same CPU), each against a server of its own: its own port
  * (E2E_PORT + the worker's slot), and a data directory, releases directory and database named
  * after that port (so two suites with different E2E_PORTs can run side by side, as CI runs one
  * per database). Worker
@@ -9,7 +10,7 @@
  */
 import path from 'node:path';
 
-export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1));
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
 const BASE_PORT = Number(process.env.E2E_PORT ?? 4399);
 
 /** This worker's slot (0 in the runner process). */
