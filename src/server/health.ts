@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { inArray, min, sql } from 'drizzle-orm';
+import { getSiteLaunch } from './content/public-content';
 import { getDb } from './db/client';
 import { mailOutbox } from './db/schema';
 import { env } from './env';
@@ -24,6 +25,8 @@ export interface Readiness {
     disk: { freeBytes: number | null; ok: boolean };
     /** 'none': new inquiries are stored but e-mailed to nobody (no real recipient); not a reason to stop serving. */
     leadRecipients: 'ok' | 'none' | 'unknown';
+    /** 'hidden': every page asks search engines not to index it until an administrator launches the site. */
+    site: 'launched' | 'hidden' | 'unknown';
   };
 }
 
@@ -56,8 +59,8 @@ async function freeBytes(dir: string): Promise<number | null> {
 
 /**
  * GET /readyz: can this instance serve? The database answers within a second, the last publish
- * did not fail, the data disk has room; the mail queue's age, and whether anyone real is told of
- * new inquiries, are reported for alerting. Nothing
+ * did not fail, the data disk has room; the mail queue's age, whether anyone real is told of new
+ * inquiries, and whether the site is launched (indexed by search engines) are reported for alerting. Nothing
  * here names a version, a host or a secret.
  */
 export async function readiness(): Promise<Readiness> {
@@ -74,7 +77,8 @@ export async function readiness(): Promise<Readiness> {
           .where(inArray(mailOutbox.status, ['pending', 'sending']));
         const publisher = (await publishStatus(db)).state === 'failed' ? ('failed' as const) : ('ok' as const);
         const leads = (await leadRecipients(db)).source === 'none' ? ('none' as const) : ('ok' as const);
-        return { publisher, leads, oldest: mail?.oldest ? new Date(mail.oldest) : null };
+        const site = (await getSiteLaunch(db)).launched ? ('launched' as const) : ('hidden' as const);
+        return { publisher, leads, site, oldest: mail?.oldest ? new Date(mail.oldest) : null };
       })(),
     ).catch(() => undefined),
   ]);
@@ -84,6 +88,7 @@ export async function readiness(): Promise<Readiness> {
     oldestUnsentMailSeconds: fromDb?.oldest ? Math.max(0, Math.round((Date.now() - fromDb.oldest.getTime()) / 1000)) : null,
     disk: { freeBytes: disk, ok: disk === null || disk >= MIN_FREE_BYTES },
     leadRecipients: fromDb?.leads ?? 'unknown',
+    site: fromDb?.site ?? 'unknown',
   };
   return { ready: checks.database === 'ok' && checks.publisher === 'ok' && checks.disk.ok, checks };
 }

@@ -8,6 +8,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { shareAuthSecret } from './auth/secret';
+import { getSiteLaunch } from './content/public-content';
 import { closeDb, getDbHandle, setDbHandle, whileStarting, type DbHandle } from './db/client';
 import { announceAdmin, seed, type SeedResult } from './db/seed';
 import { env } from './env';
@@ -62,11 +63,13 @@ function databaseSummary(handle: DbHandle, seeded: SeedResult): string {
   return parts.join('; ');
 }
 
-/** The pages phase's line: the release served, rendered now or kept from the last start. */
-function pagesSummary(release: StartRelease | undefined): string {
-  if (!release) return 'no release';
-  if (release.error) return `rendering failed (${release.error}); serving the previous release ${release.id}`;
-  return `${release.pages} pages ${release.built ? 'rendered' : 'unchanged since the last start'} (release ${release.id})`;
+/** The pages phase's line: the release served, rendered now or kept from the last start, and whether search engines may index it. */
+function pagesSummary(release: StartRelease | undefined, launched: boolean | undefined): string {
+  const visibility =
+    launched === undefined ? '' : launched ? '; launched' : '; hidden from search engines until launched (Launch site in the back office)';
+  if (!release) return `no release${visibility}`;
+  if (release.error) return `rendering failed (${release.error}); serving the previous release ${release.id}${visibility}`;
+  return `${release.pages} pages ${release.built ? 'rendered' : 'unchanged since the last start'} (release ${release.id})${visibility}`;
 }
 
 async function run(astro: AstroParts): Promise<void> {
@@ -88,9 +91,13 @@ async function run(astro: AstroParts): Promise<void> {
   // Serves the current release (or builds one) and runs publish jobs from here on.
   const publisher = await phase(
     'Pages',
-    () => startPublisher(),
-    (p) => pagesSummary(p.startRelease),
-  );
+    async () => {
+      const started = await startPublisher();
+      const launch = await getSiteLaunch(handle.db).catch(() => undefined);
+      return { started, launched: launch?.launched };
+    },
+    (p) => pagesSummary(p.started.startRelease, p.launched),
+  ).then((p) => p.started);
   const mailWorker = startMailWorker();
   // The hourly leads digest and the daily spam clean-up (once across instances).
   const leadJobs = startLeadJobs();

@@ -47,9 +47,11 @@ test('[ADMIN][COMPANY]: the checklist, then UEI and short name saved in the Comp
   const shortName = `Acme Federal ${unique()}`;
   const visitor = await browser.newPage({ storageState: { cookies: [], origins: [] } });
   try {
-    // A fresh install has neither a UEI nor a CAGE code: the checklist says so on the first tab.
+    // A fresh install has neither a UEI nor a CAGE code: the checklist in the Company tab says so,
+    // and every tab's banner links to it.
     await page.goto('/admin');
-    const checklist = page.getByRole('region', { name: 'Finish your public profile' });
+    await page.getByRole('region', { name: 'Site launch' }).getByRole('link', { name: 'Open the checklist' }).click();
+    const checklist = page.getByRole('region', { name: 'Before you launch' });
     await expect(checklist).toContainText('Your UEI (SAM.gov Unique Entity ID) is missing.');
     await expect(checklist).toContainText('Your CAGE code is missing.');
     await checklist.getByRole('link', { name: 'Add it in Company' }).first().click();

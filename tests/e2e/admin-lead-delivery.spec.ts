@@ -67,7 +67,7 @@ test('[ADMIN][LEADS]: with nobody real to notify, a red banner on every tab says
 test('[ADMIN][LEADS]: the checklist lists the example e-mail, phone and address; each link focuses its field', async () => {
   const page = await context.newPage();
   await page.goto('/admin#company');
-  const checklist = page.getByRole('region', { name: 'Finish your public profile' });
+  const checklist = page.getByRole('region', { name: 'Before you launch' });
   await expect(checklist.getByText(/The contact e-mail info@example\.com is an example address/)).toBeVisible();
   await expect(checklist.getByText(/The contact phone \(555\) 010-0100 is an example number/)).toBeVisible();
   await expect(checklist.getByText(/The contact address is the example address/)).toBeVisible();
@@ -76,12 +76,11 @@ test('[ADMIN][LEADS]: the checklist lists the example e-mail, phone and address;
   await checklist.getByRole('link', { name: 'Replace the phone in Contacts' }).click();
   await expect(page.getByRole('tab', { name: /Contacts/ })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByLabel('Phone', { exact: true })).toBeFocused();
-  // Already on Contacts: the next link moves the focus at once, by keyboard too.
-  await page
-    .getByRole('region', { name: 'Finish your public profile' })
-    .getByRole('link', { name: 'Replace the address in Contacts' })
-    .focus();
+  // Back to the checklist (in the Company tab): the next link, by keyboard, opens the editor again at its field.
+  await page.getByRole('tab', { name: 'Company' }).click();
+  await page.getByRole('region', { name: 'Before you launch' }).getByRole('link', { name: 'Replace the address in Contacts' }).focus();
   await page.keyboard.press('Enter');
+  await expect(page.getByRole('tab', { name: /Contacts/ })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByLabel('Address', { exact: true })).toBeFocused();
   await page.close();
 });

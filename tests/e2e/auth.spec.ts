@@ -34,14 +34,17 @@ test('[AUTH][SIGN-IN]: sign in without 2FA, the header shows Admin and Logout, l
   await page.goto('/');
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Admin' })).toBeVisible();
-  await expect(nav.getByRole('link', { name: 'Login' })).toBeHidden();
+  // Buyers never need to sign in: the header has no Login link either way, the footer does.
+  await expect(nav.getByRole('link', { name: 'Login' })).toHaveCount(0);
+  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Staff sign-in' })).toHaveAttribute('href', '/auth');
   // Signed in, /auth sends you on to /admin.
   await page.goto('/auth');
   await page.waitForURL('**/admin');
 
   await page.goto('/');
   await nav.getByRole('button', { name: 'Logout' }).click();
-  await expect(nav.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Admin' })).toBeHidden();
+  await expect(nav.getByRole('link', { name: 'Login' })).toHaveCount(0);
   expect((await page.request.get('/api/user')).status()).toBe(401);
   expect((await page.context().cookies()).some((c) => c.name === 'signed_in')).toBe(false);
 });

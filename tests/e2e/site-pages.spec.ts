@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { expect, test } from './fixtures';
+import { apiSignIn } from './auth-helpers';
+import { ADMIN, expect, test } from './fixtures';
 import { NOT_FOUND_PAGES, PUBLIC_PAGES } from './site-helpers';
 
 test.describe('[SITE][PAGES]', () => {
@@ -252,11 +253,42 @@ test.describe('[SITE][SEO] sitemap, robots, RSS', () => {
     expect(xml).not.toContain('/admin');
   });
 
-  test('robots.txt allows the site, hides admin and API, and names the sitemap', async ({ request, baseURL }) => {
-    const text = await (await request.get('/robots.txt')).text();
-    expect(text).toContain('Disallow: /admin');
-    expect(text).toContain('Disallow: /api/');
-    expect(text).toContain(`Sitemap: ${new URL('/sitemap.xml', baseURL).toString()}`);
+  test('hidden until launched: robots.txt refuses every crawler and every page says noindex; launched: robots.txt allows the site, hides admin and API, and names the sitemap', async ({
+    request,
+    baseURL,
+    playwright,
+  }) => {
+    const admin = await playwright.request.newContext({ baseURL });
+    await apiSignIn(admin, ADMIN.username, ADMIN.password);
+    const launch = async (launched: boolean) =>
+      expect((await admin.put('/api/admin/site-launch', { data: { launched } })).status()).toBe(200);
+    try {
+      // A new install (this suite's server) starts hidden; said again in case a spec before launched it.
+      await launch(false);
+      await expect(async () => expect(await (await request.get('/robots.txt')).text()).toBe('User-agent: *\nDisallow: /\n')).toPass({
+        timeout: 60_000,
+      });
+      await expect(async () => {
+        const about = await request.get('/about');
+        expect(about.headers()['x-robots-tag']).toBe('noindex');
+        expect(await about.text()).toContain('<meta name="robots" content="noindex">');
+      }).toPass({ timeout: 60_000 });
+
+      await launch(true);
+      await expect(async () => expect(await (await request.get('/robots.txt')).text()).toContain('Sitemap:')).toPass({ timeout: 60_000 });
+      const text = await (await request.get('/robots.txt')).text();
+      expect(text).toContain('Disallow: /admin');
+      expect(text).toContain('Disallow: /api/');
+      expect(text).toContain(`Sitemap: ${new URL('/sitemap.xml', baseURL).toString()}`);
+      await expect(async () => {
+        const about = await request.get('/about');
+        expect(about.headers()['x-robots-tag']).toBeUndefined();
+        expect(await about.text()).not.toContain('name="robots"');
+      }).toPass({ timeout: 60_000 });
+    } finally {
+      await launch(false);
+      await admin.dispose();
+    }
   });
 
   test('rss.xml is an RSS 2.0 channel of the insights', async ({ request, baseURL }) => {

@@ -4,18 +4,16 @@
  * with pdf.js; only the facts that are set; made by the publisher and served from the release; and
  * the Documents tab's "Use generated statement" (PUT /api/admin/capability-statement).
  */
-import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { capabilityStatementPdf, type PastPerformanceEntry } from '#server/capability/statement-pdf.ts';
 import type { SiteContent } from '#server/content/site-content.ts';
 import { appMeta, auditLog, documents } from '#server/db/schema/index.ts';
-import type { Publisher } from '#server/publish/publisher.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { bundleApi, renderPage } from '../helpers/bundle';
 import { content as withData } from './helpers/content-with-data';
-import { startAdminContext, type AdminTestContext } from './helpers/admin';
+import { publishingAdminContext } from './helpers/admin';
 import { readPdf } from './helpers/pdf';
 
 /** Every font of the file has its program embedded (a FontFile2 for each font descriptor). */
@@ -184,22 +182,8 @@ describe('[SITE][CAPABILITY] the statement written from the site data', { timeou
 });
 
 describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published statement', { timeout: 180_000 }, () => {
-  const { liveSite, startPublisher } = bundleApi;
-  const releases = `.releases-test-${process.pid}`;
-  process.env.RELEASES_DIR = releases;
   const PATH = '/api/admin/capability-statement';
-  let t: AdminTestContext;
-  let publisher: Publisher;
-
-  beforeAll(async () => {
-    t = await startAdminContext({ site: liveSite });
-    publisher = await startPublisher({ debounceMs: 100, pollMs: 0 });
-  }, 300_000);
-  afterAll(async () => {
-    await publisher?.stop();
-    await t?.s.close();
-    fs.rmSync(releases, { recursive: true, force: true });
-  });
+  const t = publishingAdminContext('capability');
 
   const ok = async (method: string, path: string, body?: unknown) => {
     const res = await t.as(t.admin, method, path, body);
@@ -240,7 +224,7 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
   );
 
   it('a new install offers the generated statement; what the API saves is on it after the publish, a cleared field is gone', async () => {
-    expect(await ok('GET', PATH)).toEqual({ useGenerated: null, inUse: true, url: '/capability-statement.pdf' });
+    expect(await ok('GET', PATH)).toEqual({ useGenerated: null, inUse: true, url: '/capability-statement.pdf', uploadedActive: false });
     await ok('POST', '/api/admin/publish', {});
     const first = await statementUntil((text) => text.includes('NAICS'));
     expect(first.text).not.toMatch(/UEI|CAGE|555|example\.com/);
@@ -268,7 +252,12 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
   });
 
   it('off: the site offers the uploaded statement (none here: the buttons scroll to the documents); on again: the generated one; audited', async () => {
-    expect(await ok('PUT', PATH, { useGenerated: false })).toEqual({ useGenerated: false, inUse: false, url: '/capability-statement.pdf' });
+    expect(await ok('PUT', PATH, { useGenerated: false })).toEqual({
+      useGenerated: false,
+      inUse: false,
+      url: '/capability-statement.pdf',
+      uploadedActive: false,
+    });
     for (const until = Date.now() + 60_000; (await homeDownload()) !== null && Date.now() < until;)
       await new Promise((r) => setTimeout(r, 100));
     expect(await homeDownload()).toBeNull();
@@ -276,7 +265,7 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
     expect(await (await t.s.request('/capabilities')).text()).not.toContain('href="/capability-statement.pdf"');
     // [SECURITY][RELIABILITY] An old link to the generated statement gets no stale copy: the release
     // no longer holds it, and there is no statement to send the visitor on to.
-    expect(liveSite().has('/capability-statement.pdf')).toBe(false);
+    expect(bundleApi.liveSite().has('/capability-statement.pdf')).toBe(false);
     const none = await t.s.request('/capability-statement.pdf', { redirect: 'manual' });
     expect([none.status, await none.text()]).toEqual([404, 'No capability statement is offered.']);
     // An uploaded statement becomes active: the old link leads to it, asked again each time.

@@ -1,29 +1,12 @@
-import fs from 'node:fs';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, pastPerformance } from '#server/db/schema/index.ts';
 import { listJobs } from '#server/publish/jobs.ts';
 import { listActivePastPerformanceNewestFirst } from '#server/services/past-performance.ts';
-import type { Publisher } from '#server/publish/publisher.ts';
 import { readPdf } from './helpers/pdf';
-import { startAdminContext, type AdminTestContext } from './helpers/admin';
-import { bundleApi } from '../helpers/bundle';
+import { publishingAdminContext } from './helpers/admin';
 
-const { liveSite, startPublisher } = bundleApi;
-const releases = `.releases-test-${process.pid}`;
-process.env.RELEASES_DIR = releases;
-
-let t: AdminTestContext;
-let publisher: Publisher;
-beforeAll(async () => {
-  t = await startAdminContext({ site: liveSite });
-  publisher = await startPublisher({ debounceMs: 100, pollMs: 0 });
-}, 600_000);
-afterAll(async () => {
-  await publisher?.stop();
-  await t?.s.close();
-  fs.rmSync(releases, { recursive: true, force: true });
-});
+const t = publishingAdminContext('past-performance');
 
 const PATH = '/api/admin/past-performance';
 const rows = () => t.s.db.select().from(pastPerformance).orderBy(pastPerformance.id);

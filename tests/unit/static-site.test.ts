@@ -17,6 +17,7 @@ import {
   noneMatch,
   pickEncoding,
   precompress,
+  robotsOf,
 } from '#server/web/static-site.ts';
 
 describe('static site', () => {
@@ -51,6 +52,29 @@ describe('static site', () => {
     expect(hotBytesOf(article.body as DiskBody)).toBeDefined();
     expect(home.cacheControl).toContain('must-revalidate');
     expect(lookup(map, '/_astro/app.abc.js')!.cacheControl).toContain('immutable');
+  });
+
+  it("sends a page's own robots directives as X-Robots-Tag (noindex until the site is launched), only from its head", async () => {
+    const hidden = fs.mkdtempSync(path.join(os.tmpdir(), 'robots-'));
+    fs.writeFileSync(path.join(hidden, 'index.html'), '<html><head><meta name="robots" content="noindex"></head><body>x</body></html>');
+    fs.writeFileSync(
+      path.join(hidden, 'about.html'),
+      '<html><head></head><body><p>&lt;meta name="robots" content="noindex"&gt;</p><meta name="robots" content="noindex"></body></html>',
+    );
+    const map = await loadStaticSite(hidden);
+    const header = (file: ReturnType<typeof lookup>) => {
+      const raw = file!.raw.identity![0];
+      const at = raw.indexOf('x-robots-tag');
+      return at < 0 ? undefined : raw[at + 1];
+    };
+    expect(lookup(map, '/')!.robots).toBe('noindex');
+    expect(header(lookup(map, '/'))).toBe('noindex');
+    // A tag outside the head (an article's text showing one) asks nothing.
+    expect(lookup(map, '/about')!.robots).toBeUndefined();
+    expect(header(lookup(map, '/about'))).toBeUndefined();
+    expect(robotsOf('<head><meta name="robots" content="noindex, nofollow"></head>')).toBe('noindex, nofollow');
+    expect(robotsOf('<p>no head</p>')).toBeUndefined();
+    fs.rmSync(hidden, { recursive: true, force: true });
   });
 
   it('keeps at most 16 MB of the bodies it read from disk, the least recently served going first', async () => {

@@ -116,6 +116,8 @@ export interface CapabilityStatementState {
   useGenerated: boolean | null;
   inUse: boolean;
   url: string;
+  /** An uploaded capability statement is active (the site offers it when the generated one is off). */
+  uploadedActive: boolean;
 }
 
 // Under the documents' key: a document change (which can change `inUse`) refetches it too.
@@ -131,7 +133,13 @@ export function useSetGeneratedStatement() {
   return useAdminMutation<boolean, CapabilityStatementState>({
     mutationFn: (useGenerated) => api.put<CapabilityStatementState>('/api/admin/capability-statement', { useGenerated }),
     invalidate: [capabilityKey],
-    success: (on) => (on ? 'The site offers the generated capability statement' : 'The site offers the uploaded capability statement'),
+    success: (on) => (on ? 'The site offers the generated capability statement' : 'The generated capability statement is turned off'),
+    successDetail: (on, result) =>
+      on
+        ? ''
+        : result.uploadedActive
+          ? 'Buyers can download the uploaded capability statement.'
+          : 'Buyers have no capability statement to download until you upload one in Documents.',
     failure: 'Failed to change the capability statement',
     page: () => CAPABILITIES,
   });

@@ -19,6 +19,9 @@ interface AdminMutationOptions<V, R> {
   page?: (vars: V, result: R) => string | null;
 }
 
+/** The launch checklist's key: every save may clear (or add) one of its items, so every save reads it again. */
+export const LAUNCH_CHECKLIST_KEY = ['admin', 'launch-checklist'] as const;
+
 const text = <V>(t: Text<V>, vars: V, err?: unknown) => (typeof t === 'function' ? t(vars, err) : t);
 
 /** A mutation that refetches the lists it changed and shows one toast either way. */
@@ -36,7 +39,7 @@ export function useAdminMutation<V, R = unknown>(opts: AdminMutationOptions<V, R
       }
       const keys = typeof opts.invalidate === 'function' ? opts.invalidate(vars) : opts.invalidate;
       // The save scheduled a publish: show it in the header at once.
-      await Promise.all([...keys, publishKeys.status].map((queryKey) => qc.invalidateQueries({ queryKey })));
+      await Promise.all([...keys, publishKeys.status, LAUNCH_CHECKLIST_KEY].map((queryKey) => qc.invalidateQueries({ queryKey })));
     },
     onError: (err, vars) => {
       const title = text(opts.failure, vars, err);

@@ -54,6 +54,8 @@ const KINDS: Record<string, Kind> = {
   upload: { noun: 'image', created: 'Uploaded' },
   company_profile: { noun: 'the company profile', single: true },
   'capability-statement': { noun: 'the capability statement choice', single: true, fields: { useGenerated: 'use generated statement' } },
+  'site-launch': { noun: 'the site’s visibility to search engines', single: true, fields: { launched: 'launched' } },
+  'starter-content': { noun: 'starter item', fields: { starter: 'starter content' } },
 };
 
 const FIELD_NAMES: Record<string, string> = {

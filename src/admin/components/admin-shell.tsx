@@ -8,10 +8,10 @@ import { NewInquiriesCount } from '../tabs/contacts/new-count';
 import { ActivityButton } from './activity-dialog';
 import { IdleWarning } from './idle-warning';
 import { lazyNamed } from './lazy-form';
+import { LaunchBanner } from './launch-site';
 import { LeadDeliveryBanner } from './lead-delivery-banner';
 import { LoadingRows } from './load-state';
 import { PublishStatus } from './publish-status';
-import { SetupChecklist } from './setup-checklist';
 import { SignOutButton } from './sign-out-button';
 import { useGuardedTab } from './unsaved-changes';
 
@@ -31,9 +31,6 @@ const TABS: { value: string; label: string; Panel: Lazy }[] = [
   // Beyond the spec's eight: the business's identity, which every public page reads.
   { value: 'company', label: 'Company', Panel: named(() => import('../tabs/company/company-tab'), 'CompanyTab') },
 ];
-
-/** The setup checklist shows on the first tab and the Company tab only, so other editors stay uncluttered. */
-const CHECKLIST_TABS = new Set(['contacts', 'company']);
 
 /** Keeps the open tab visible in the phone's scrolling row of tabs. */
 function scrollIntoRow(el: HTMLElement | null) {
@@ -104,7 +101,7 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
       </header>
       <main className="container-page py-6">
         {user && <LeadDeliveryBanner />}
-        {user && CHECKLIST_TABS.has(tab) && <SetupChecklist />}
+        {user && <LaunchBanner />}
         <Tabs value={tab} onValueChange={select} activationMode="manual">
           {/* On a phone the tabs are one row that scrolls sideways (the open one scrolled into view). */}
           <TabsList aria-label="Back office sections" className="max-sm:flex-nowrap max-sm:overflow-x-auto">

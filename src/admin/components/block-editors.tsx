@@ -69,6 +69,7 @@ export function BlockEditor(props: BlockEditorProps) {
       allowCreateNew={props.allowCreateNew}
       editLabel={props.editLabel}
       draftKind={props.draftKind}
+      requested={(r) => r.kind === 'block' && r.section === section}
     />
   );
 }

@@ -12,6 +12,7 @@ import { DeleteConfirm, RowActions, saveFormProps } from './row-actions';
 import { LazySchemaForm, type SchemaLoader } from './lazy-form';
 import type { FieldSpec } from './schema-form';
 import { StackTable } from './stack-table';
+import { useRowRequests } from './contact-field-request';
 import { FormDialog } from './unsaved-changes';
 
 const FIELDS: FieldSpec[] = [
@@ -57,6 +58,7 @@ export function FeatureCardsEditor({ section, title, description }: Props) {
   const [editing, setEditing] = useState<Feature | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Feature | null>(null);
   const current = editing === 'new' ? undefined : (editing ?? undefined);
+  useRowRequests('feature', section, query.data, setEditing);
 
   let body;
   if (query.isPending) body = <LoadingRows label={`Loading ${title}`} />;

@@ -21,7 +21,8 @@ export type ContentKind =
   | 'header-cta'
   | 'insight'
   | 'past-performance'
-  | 'service';
+  | 'service'
+  | 'site-launch';
 
 export interface ContentChange {
   kind: ContentKind;

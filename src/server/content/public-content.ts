@@ -4,6 +4,7 @@ import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { withoutPlaceholders } from '#shared/placeholders.ts';
 import { capabilityStatementSettingSchema } from '#shared/schemas/capability-statement.ts';
+import { siteLaunchSchema } from '#shared/schemas/site-launch.ts';
 import { GENERATED_STATEMENT } from '#shared/documents.ts';
 import type { Db, Tx } from '../db/client';
 import {
@@ -209,6 +210,19 @@ export async function getCompanyProfile(db: Db | Tx): Promise<CompanyProfile> {
   if (row) return row;
   await ensureCompanyProfile(db);
   return getCompanyProfile(db);
+}
+
+/** The app_meta row of the site's launch: absent on an install from before launching existed. */
+export const SITE_LAUNCH_KEY = 'site-launch';
+
+/**
+ * Whether search engines may index the site. A new install is seeded hidden; an install upgraded
+ * from before launching existed has no row and is launched (a live business is never de-indexed).
+ */
+export async function getSiteLaunch(db: Db | Tx): Promise<{ launched: boolean }> {
+  const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, SITE_LAUNCH_KEY));
+  const parsed = siteLaunchSchema.safeParse(row?.value);
+  return { launched: parsed.success ? parsed.data.launched : true };
 }
 
 /** The app_meta row of the Documents tab's "Use generated statement". */

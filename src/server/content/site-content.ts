@@ -7,6 +7,7 @@ import { uploads } from '../db/schema';
 import {
   getActiveBlock,
   getCapabilityStatementSetting,
+  getSiteLaunch,
   getActiveContactInfo,
   getActiveHeader,
   getActiveHeaderCta,
@@ -97,6 +98,8 @@ async function collect(db: Db | Tx, known: Map<number, InsightEntry> | undefined
     documents: await listDocuments(db, { activeOnly: true }),
     /** The Documents tab's "Use generated statement" (null until the owner sets it). */
     capabilityStatement: await getCapabilityStatementSetting(db),
+    /** Whether search engines may index the site: until launched every page is `noindex`. */
+    launch: await getSiteLaunch(db),
     /** Active past-performance entries, in the owner's display order. */
     pastPerformance: await listPastPerformance(db, { activeOnly: true }),
     /** The active business contact record: pages that name the business's e-mail follow it. */

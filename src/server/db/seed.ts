@@ -5,9 +5,12 @@ import { generatePassword } from '../auth/password';
 import { env } from '../env';
 import { log } from '../log';
 import { ensureCompanyProfile } from '../content/public-content';
+import { startHidden } from '../services/site-launch';
+import { recordStarterContent } from '../services/starter-content';
 import { countAdmins, createUser } from '../services/users';
 import type { Db } from './client';
 import { appMeta, contactInfo, contentBlocks, emailTemplates, features, headerContent, headerCta, insights, services } from './schema';
+import { STARTER_BLOCKS } from './starter-blocks';
 import { STARTING_INSIGHTS } from './starting-insights';
 
 export interface SeedResult {
@@ -33,24 +36,15 @@ export async function seed(db: Db, opts: { onlyOnce?: boolean } = {}): Promise<S
   // Before the once-only check: an install seeded before the profile existed gets it too.
   if (await ensureCompanyProfile(db)) result.inserted.push('company_profile');
   if (await ensureFederalProducts(db)) result.inserted.push('feature:federal');
-  if (opts.onlyOnce) {
-    const [mark] = await db.select().from(appMeta).where(eq(appMeta.key, SEEDED_KEY));
-    if (mark) {
-      await ensureAdmin(db, result);
-      return result;
-    }
+  const [mark] = await db.select().from(appMeta).where(eq(appMeta.key, SEEDED_KEY));
+  if (opts.onlyOnce && mark) {
+    await ensureAdmin(db, result);
+    // An install from before starter content was recorded: what is still exactly the seed.
+    if ((await recordStarterContent(db)) > 0) result.inserted.push('starter-content');
+    return result;
   }
 
-  const blocks: { section: ContentSection; title: string; content: string; buttonText?: string }[] = [
-    { section: 'intro', ...F.FALLBACK_INTRO },
-    { section: 'home_cta', ...F.FALLBACK_HOME_CTA },
-    { section: 'home_services', ...F.FALLBACK_HOME_SERVICES },
-    { section: 'about', title: F.FALLBACK_ABOUT.title, content: `${F.FALLBACK_ABOUT.subtitle}\n\n${F.FALLBACK_ABOUT.body}` },
-    { section: 'about_mission', ...F.FALLBACK_MISSION },
-    { section: 'services_hero', ...F.FALLBACK_SERVICES_HERO },
-    { section: 'services_overview', ...F.FALLBACK_SERVICES_OVERVIEW },
-  ];
-  for (const block of blocks) {
+  for (const block of STARTER_BLOCKS) {
     if (await hasBlock(db, block.section)) continue;
     await db.insert(contentBlocks).values({ ...block, isActive: true });
     result.inserted.push(`content:${block.section}`);
@@ -119,6 +113,11 @@ export async function seed(db: Db, opts: { onlyOnce?: boolean } = {}): Promise<S
   }
 
   await ensureAdmin(db, result);
+  // A new install starts hidden from search engines until its owner launches it; one seeded
+  // before (an upgrade, a second seed) keeps its state: no row there means launched.
+  if (!mark) await startHidden(db);
+  // Everything just seeded is starter content until the owner edits it (services/starter-content.ts).
+  if ((await recordStarterContent(db)) > 0) result.inserted.push('starter-content');
   await db
     .insert(appMeta)
     .values({ key: SEEDED_KEY, value: sql`to_jsonb(now())` })

@@ -10,6 +10,8 @@ import type { StaticMap } from '../web/static-site';
  * release, so nginx and the app send the same header.
  */
 const NGINX_CSP_MAP = 'nginx-csp.map';
+/** Beside it, each page's robots directives (`noindex` until the site is launched), for X-Robots-Tag. */
+const NGINX_ROBOTS_MAP = 'nginx-robots.map';
 
 /** What can stand in an nginx quoted string as it is: no quote, backslash, `$` or control character. */
 const PLAIN = /^[\x20-\x7e]*$/;
@@ -27,13 +29,38 @@ export function nginxCspMap(realClientDir: string, site: StaticMap): string | un
   return plain(realClientDir) ? `${lines.join('\n')}\n` : undefined;
 }
 
-/** Writes (or, when it cannot be written, removes) the map of the release in `clientDir`, whose files are `site`. */
-export async function writeNginxCspMap(clientDir: string, site: StaticMap): Promise<void> {
-  const file = path.join(path.dirname(clientDir), NGINX_CSP_MAP);
-  const text = nginxCspMap(await fs.realpath(clientDir), site);
-  if (text === undefined) return fs.rm(file, { force: true });
-  // Whole or not at all: nginx may be reloading while it is written.
+/** The robots map's text: each page that asks not to be indexed, with its directives (undefined as above). */
+export function nginxRobotsMap(realClientDir: string, site: StaticMap): string | undefined {
+  const lines = [`# The robots directives of each page of this release, for nginx (written by the server).`];
+  for (const [key, file] of site) {
+    if (!key.endsWith('.html') || !file.robots) continue;
+    const entry = `${realClientDir}${key}`;
+    if (!plain(entry) || !plain(file.robots)) return undefined;
+    lines.push(`"${entry}" "${file.robots}";`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Whole or not at all: nginx may be reloading while it is written. */
+async function writeWhole(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
   await fs.writeFile(tmp, text);
   await fs.rename(tmp, file);
+}
+
+/**
+ * Writes (or, when they cannot be written, removes) the maps of the release in `clientDir`, whose
+ * files are `site`: the robots map first, as the CSP map is what makes nginx serve the release.
+ */
+export async function writeNginxCspMap(clientDir: string, site: StaticMap): Promise<void> {
+  const dir = path.dirname(clientDir);
+  const real = await fs.realpath(clientDir);
+  const csp = nginxCspMap(real, site);
+  const robots = nginxRobotsMap(real, site);
+  if (csp === undefined || robots === undefined) {
+    await fs.rm(path.join(dir, NGINX_CSP_MAP), { force: true });
+    return fs.rm(path.join(dir, NGINX_ROBOTS_MAP), { force: true });
+  }
+  await writeWhole(path.join(dir, NGINX_ROBOTS_MAP), robots);
+  await writeWhole(path.join(dir, NGINX_CSP_MAP), csp);
 }

@@ -161,6 +161,7 @@ function sendNotFoundPage(req: http.IncomingMessage, res: http.ServerResponse, f
   res.setHeader('cache-control', 'no-store');
   res.setHeader('vary', 'Accept-Encoding');
   if (file.csp) res.setHeader('content-security-policy', file.csp);
+  if (file.robots) res.setHeader('x-robots-tag', file.robots);
   if (encoding !== 'identity') res.setHeader('content-encoding', encoding);
   res.setHeader('content-length', body.length);
   res.statusCode = 404;

@@ -90,6 +90,8 @@ export interface StaticFile {
   etag: string;
   cacheControl: string;
   csp?: string;
+  /** A page's own `<meta name="robots">` (`noindex` until the site is launched), sent as X-Robots-Tag. */
+  robots?: string;
   /**
    * The complete response headers for a 200, flat `[name, value, …]` for `writeHead`, per encoding
    * and per http/https: the hot path writes them in one call, with no per-request header work.
@@ -148,6 +150,7 @@ function rawHeaders(file: FileWithoutHeaders, encoding: Encoding, secure: boolea
     'content-length': String(body.length),
   };
   if (file.csp) headers['content-security-policy'] = file.csp;
+  if (file.robots) headers['x-robots-tag'] = file.robots;
   if (encoding !== 'identity') headers['content-encoding'] = encoding;
   return Object.entries(headers).flat();
 }
@@ -210,7 +213,21 @@ const PAGE_GZIP_LEVEL = 6;
 export interface WrittenFile {
   etag: string;
   csp?: string;
+  robots?: string;
   length: number;
+}
+
+/** A page's `<meta name="robots">` directives, as the layout writes the tag; undefined without one. */
+export function robotsOf(html: string): string | undefined {
+  const head = html.slice(0, Math.max(0, html.indexOf('</head>')));
+  return /<meta name="robots" content="([^"]+)"/.exec(head)?.[1];
+}
+
+/** The headers a page's own bytes decide: its CSP (the hashes of its inline scripts) and its robots directives. */
+function pageHeaders(rel: string, body: Buffer): Pick<WrittenFile, 'csp' | 'robots'> {
+  if (!rel.endsWith('.html')) return {};
+  const html = body.toString('utf8');
+  return { csp: htmlCsp(inlineScriptHashes(html)), robots: robotsOf(html) };
 }
 
 /**
@@ -220,11 +237,7 @@ export interface WrittenFile {
  */
 export async function writePage(full: string, body: Buffer): Promise<WrittenFile> {
   await fs.writeFile(full, body);
-  return {
-    etag: entityTag(body),
-    csp: full.endsWith('.html') ? htmlCsp(inlineScriptHashes(body.toString('utf8'))) : undefined,
-    length: body.length,
-  };
+  return { etag: entityTag(body), ...pageHeaders(full, body), length: body.length };
 }
 
 /** Whether a file of this name and length is served with compressed copies. */
@@ -443,8 +456,11 @@ export async function loadStaticSite(dir: string, previous?: { dir: string; file
     const written = onDisk ? known?.written?.get(rel) : undefined;
     if (written) {
       // Served without compressed copies until `compressMissing` has made them.
-      const { etag, csp } = written;
-      map.set(key, withRawHeaders({ body: new DiskBody(full, written.length), type, etag, csp, cacheControl: cacheControlFor(urlRel) }));
+      const { etag, csp, robots } = written;
+      map.set(
+        key,
+        withRawHeaders({ body: new DiskBody(full, written.length), type, etag, csp, robots, cacheControl: cacheControlFor(urlRel) }),
+      );
       return;
     }
     const body = await fs.readFile(full);
@@ -456,8 +472,8 @@ export async function loadStaticSite(dir: string, previous?: { dir: string; file
       type,
       etag: entityTag(body),
       cacheControl: cacheControlFor(urlRel),
+      ...pageHeaders(rel, body),
     };
-    if (ext === '.html') file.csp = htmlCsp(inlineScriptHashes(body.toString('utf8')));
     map.set(key, withRawHeaders(file));
   };
   await eachAtMost(files, LOAD_CONCURRENCY, loadOne);

@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
+import type { Publisher } from '#server/publish/publisher.ts';
 import { createUser } from '#server/services/users.ts';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './server';
+import { bundleApi } from '../../helpers/bundle';
 
 export interface AdminTestContext {
   s: TestServer;
@@ -23,4 +27,26 @@ export async function startAdminContext(opts: Parameters<typeof startTestServer>
     user,
     as: (cookie, method, path, json) => s.request(path, { method, cookie, ...(json !== undefined ? { json } : {}) }),
   };
+}
+
+/**
+ * For a file or describe block whose server serves what the publisher publishes: an admin context
+ * (filled in before its tests run) on a releases directory of its own, with a publisher that
+ * publishes 100 ms after a change; both stopped and the releases removed afterwards.
+ */
+export function publishingAdminContext(name = 'publish'): AdminTestContext {
+  const releases = `.releases-test-${process.pid}-${name}`;
+  process.env.RELEASES_DIR = releases;
+  const t = {} as AdminTestContext;
+  let publisher: Publisher | undefined;
+  beforeAll(async () => {
+    Object.assign(t, await startAdminContext({ site: bundleApi.liveSite }));
+    publisher = await bundleApi.startPublisher({ debounceMs: 100, pollMs: 0 });
+  }, 600_000);
+  afterAll(async () => {
+    await publisher?.stop();
+    await t.s?.close();
+    fs.rmSync(releases, { recursive: true, force: true });
+  });
+  return t;
 }

@@ -4,6 +4,7 @@ import { Button } from '#components/ui/button.tsx';
 import { Switch } from '#components/ui/switch.tsx';
 import { INSIGHT_CATEGORIES } from '#shared/constants.ts';
 import { insightsQuery, useDeleteInsight, useToggleInsight, type Insight } from '../../api/insights';
+import { useRowRequests } from '../../components/contact-field-request';
 import { EditorCard, LoadError, LoadingRows, formatDate } from '../../components/load-state';
 import { DeleteConfirm, RowActions } from '../../components/row-actions';
 import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
@@ -21,6 +22,7 @@ export function BlogTab() {
   const [editing, setEditing] = useState<Insight | 'new' | null>(null);
   const opened = useOpenedOnce(editing !== null);
   const [deleting, setDeleting] = useState<Insight | null>(null);
+  useRowRequests('insight', undefined, query.data, setEditing);
 
   let body;
   if (query.isPending) body = <LoadingRows rows={4} label="Loading insights" />;

@@ -85,6 +85,14 @@ interface CompanyProfileFormProps {
   onCancel: () => void;
 }
 
+/** Where a request for a list field (from the launch checklist) puts the focus: its first row, or the figures' switch. */
+const LIST_FOCUS: Record<string, string> = {
+  procurementTypes: 'procurementTypes.0.value',
+  naicsCodes: 'naicsCodes.0.code',
+  complianceStatements: 'complianceStatements.0.value',
+  figures: 'figuresConfirmed',
+};
+
 /** Every field of the company profile, grouped as the owner thinks of them. */
 export function CompanyProfileForm({ record, onSubmit, onCancel, focusField }: CompanyProfileFormProps) {
   const form = useForm<CompanyForm, unknown, CompanyFormValues>({
@@ -95,7 +103,7 @@ export function CompanyProfileForm({ record, onSubmit, onCancel, focusField }: C
   });
   const { handleSubmit, formState } = form;
   useEffect(() => {
-    if (focusField) form.setFocus(focusField as never);
+    if (focusField) form.setFocus((LIST_FOCUS[focusField] ?? focusField) as never);
   }, [form, focusField]);
   useUnsavedChanges(formState.isDirty);
   const confirmDiscard = useConfirmDiscard(formState.isDirty);

@@ -5,6 +5,8 @@ import { Button } from '#components/ui/button.tsx';
 import { companyProfileQuery, useSaveCompanyProfile, type CompanyProfile } from '../../api/company-profile';
 import { EditorCard, LoadError, LoadingRows, formatDate, formatDateTime } from '../../components/load-state';
 import { useCompanyFieldRequests, type CompanyField } from '../../components/contact-field-request';
+import { SiteVisibilityCard } from '../../components/launch-site';
+import { SetupChecklist } from '../../components/setup-checklist';
 import { lazyNamed } from '../../components/lazy-form';
 import { FIGURES, changedFields } from './company-fields';
 import { PastPerformanceEditor } from './past-performance-editor';
@@ -59,6 +61,8 @@ export function CompanyTab() {
 
   return (
     <div className="space-y-6">
+      {/* "Before you launch": here, below the tabs, so that no tab's editor is pushed out of view. */}
+      <SetupChecklist />
       <EditorCard
         title={TITLE}
         description={DESCRIPTION}
@@ -68,6 +72,7 @@ export function CompanyTab() {
       </EditorCard>
       <PastPerformanceEditor />
       <StatementCard />
+      <SiteVisibilityCard />
     </div>
   );
 }

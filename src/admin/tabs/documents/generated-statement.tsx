@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { ConfirmDialog } from '#components/ui/confirm-dialog.tsx';
 import { Switch } from '#components/ui/switch.tsx';
 import { capabilityStatementQuery, useSetGeneratedStatement } from '../../api/documents';
 import { LoadError } from '../../components/load-state';
@@ -9,13 +10,16 @@ const LINK =
 
 /**
  * The capability statement the publisher writes from the site's data: "Use generated statement"
- * (off: the site offers the uploaded capability statement) and links to the current one.
+ * (off: the site offers the uploaded capability statement, if one is active: turning it off
+ * without one asks first) and links to the current one.
  */
 export function GeneratedStatement() {
   const query = useQuery(capabilityStatementQuery);
   const set = useSetGeneratedStatement();
   const labelId = useId();
   const hintId = useId();
+  // Off with no uploaded statement active leaves buyers nothing to download: asked first.
+  const [confirmOff, setConfirmOff] = useState(false);
   if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
   const state = query.data;
   return (
@@ -33,7 +37,7 @@ export function GeneratedStatement() {
         <Switch
           checked={state?.inUse ?? false}
           disabled={!state || set.isPending}
-          onCheckedChange={(on) => set.mutate(on)}
+          onCheckedChange={(on) => (on || state?.uploadedActive ? set.mutate(on) : setConfirmOff(true))}
           aria-labelledby={labelId}
           aria-describedby={hintId}
         />
@@ -55,6 +59,16 @@ export function GeneratedStatement() {
           <span className="text-sm text-muted">{state.inUse ? 'Offered on the site' : 'Not offered on the site'}</span>
         </div>
       )}
+      <ConfirmDialog
+        open={confirmOff}
+        onOpenChange={setConfirmOff}
+        title="Turn off the generated statement?"
+        description="Buyers will have no capability statement to download: no uploaded capability statement is active. Upload one in Documents first, or turn it off anyway."
+        confirmLabel="Turn it off"
+        busyLabel="Turning off…"
+        busy={set.isPending}
+        onConfirm={() => set.mutate(false, { onSuccess: () => setConfirmOff(false) })}
+      />
     </section>
   );
 }

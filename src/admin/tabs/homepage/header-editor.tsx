@@ -55,6 +55,7 @@ export function HeaderEditor() {
         { label: 'Highlight box text', value: h.boxContent },
       ]}
       save={(vars) => save.mutateAsync(vars)}
+      requested={(r) => r.kind === 'header'}
     />
   );
 }

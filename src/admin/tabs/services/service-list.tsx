@@ -6,6 +6,7 @@ import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import { SERVICE_ICON_LABELS } from '#shared/constants.ts';
 import { servicesQuery, useDeleteService, useSaveService, type Service } from '../../api/services';
+import { useRowRequests } from '../../components/contact-field-request';
 import { EditorCard, LoadError, LoadingRows } from '../../components/load-state';
 import { iconField } from '../../components/icon-field';
 import { DeleteConfirm, RowActions, saveFormProps } from '../../components/row-actions';
@@ -33,6 +34,7 @@ export function ServiceList() {
   const [editing, setEditing] = useState<Service | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Service | null>(null);
   const current = editing === 'new' ? undefined : (editing ?? undefined);
+  useRowRequests('service', undefined, query.data, setEditing);
   const sorted = [...(query.data ?? [])].sort((a, b) => a.displayOrder - b.displayOrder || a.id - b.id);
 
   let body;

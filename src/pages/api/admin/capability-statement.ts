@@ -9,11 +9,20 @@ import { capabilityStatementSettingSchema } from '#shared/schemas/capability-sta
 
 export const prerender = false;
 
-/** The stored choice (null until set), whether the site offers the generated statement, and where it is. */
+/**
+ * The stored choice (null until set), whether the site offers the generated statement, where it
+ * is, and whether an uploaded capability statement is active (without one, turning the generated
+ * one off leaves buyers nothing to download).
+ */
 async function answer(db: Db) {
   const { useGenerated } = await getCapabilityStatementSetting(db);
   const documents = await listDocuments(db, { activeOnly: true });
-  return { useGenerated, inUse: usesGeneratedStatement(documents, useGenerated), url: GENERATED_STATEMENT_PATH };
+  return {
+    useGenerated,
+    inUse: usesGeneratedStatement(documents, useGenerated),
+    url: GENERATED_STATEMENT_PATH,
+    uploadedActive: documents.some((d) => d.category === 'capability'),
+  };
 }
 
 /** The Documents tab's "Use generated statement". */
