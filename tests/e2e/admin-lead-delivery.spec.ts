@@ -1,8 +1,8 @@
-import { request as playwrightRequest, type Browser, type BrowserContext } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import { SmtpSink } from '../integration/helpers/smtp';
 import { axeViolations } from './axe';
-import { ADMIN, expect, test } from './fixtures';
-import { startOwnServer, type OwnServer } from './helpers/own-server';
+import { expect, test } from './fixtures';
+import { signedInContext, startOwnServer, type OwnServer } from './helpers/own-server';
 import { e2ePort } from './servers';
 
 /*
@@ -24,20 +24,11 @@ let server: OwnServer | undefined;
 let sink: SmtpSink;
 let context: BrowserContext;
 
-async function signedIn(browser: Browser): Promise<BrowserContext> {
-  const api = await playwrightRequest.newContext({ baseURL: URL });
-  const res = await api.post('/api/login', { data: { username: ADMIN.username, password: ADMIN.password }, headers: { origin: URL } });
-  expect(res.ok()).toBe(true);
-  const storageState = await api.storageState();
-  await api.dispose();
-  return browser.newContext({ baseURL: URL, storageState });
-}
-
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(240_000);
   sink = await SmtpSink.start();
   server = await startOwnServer(SLOT, { CONTACT_NOTIFY_TO: '', SMTP_URL: sink.url });
-  context = await signedIn(browser);
+  context = await signedInContext(browser, URL);
 });
 
 test.afterAll(async () => {

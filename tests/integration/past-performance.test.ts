@@ -181,13 +181,17 @@ describe('[API][ADMIN][COMPANY] leadership and the figures', { timeout: 300_000 
     expect(p).toMatchObject({ figuresConfirmed: false, founderName: null, founderStory: null });
     expect(p.figures).toMatchObject({ onTimeDelivery: '98%' });
     expect(await page('/')).not.toContain('aria-label="Results"');
-    expect(await page('/')).not.toContain('Sample procurement dashboard');
+    expect(await page('/')).not.toContain('aria-label="Procurement dashboard"');
     const res = await t.as(t.admin, 'PATCH', PROFILE, { figuresConfirmed: true, version: p.version });
     expect(res.status).toBe(200);
     await settled();
     const home = await page('/');
     expect(home).toContain('aria-label="Results"');
     expect(home).toContain('98%');
+    // Confirmed figures are the owner's: no "sample" label, and each bar says what it measures.
+    expect(home).toContain('aria-label="Procurement dashboard"');
+    expect(home).not.toContain('(sample)');
+    expect(home).toMatch(/<span>Supplier performance<\/span>\s*<span>[^<]+<\/span>/);
   });
 
   it('editing a figure confirms the figures too', async () => {

@@ -140,7 +140,7 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
     };
     const after = await pages(await buildRelease(next, { previous: base }));
     const rendered = [...after].filter(([file, page]) => baseline.get(file)?.ino !== page.ino).map(([file]) => file);
-    expect(rendered.sort()).toEqual(['about.html', 'capability-statement.pdf', 'index.html', 'services/federal.html']);
+    expect(rendered.sort()).toEqual(['about.html', 'capabilities.html', 'capability-statement.pdf', 'index.html', 'services/federal.html']);
   });
 
   it('a chain of publishes, each from the one before, gives what builds from nothing give; reads no page makes are dropped', async () => {

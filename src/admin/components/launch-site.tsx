@@ -38,7 +38,7 @@ function LaunchButton({ variant = 'primary' }: { variant?: 'primary' | 'secondar
               Still to do: {items.length} {items.length === 1 ? 'item' : 'items'}
               {starter > 0 && ` (${starter} still starter content that visitors and search engines would see)`}.
             </p>
-            <div className="mt-2 max-h-72 overflow-y-auto rounded border border-line p-3">
+            <div className="mt-2 rounded border border-line p-3">
               {CHECKLIST_GROUPS.map((group) => {
                 const inGroup = items.filter((i) => i.group === group);
                 if (inGroup.length === 0) return null;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { expect } from '@playwright/test';
+import { expect, request as playwrightRequest, type Browser, type BrowserContext } from '@playwright/test';
+import { ADMIN } from '../fixtures';
 import { e2ePort } from '../servers';
 
 export interface OwnServer {
@@ -36,4 +37,14 @@ export async function startOwnServer(slot: number, env: Record<string, string>):
     throw error;
   }
   return { url, stop };
+}
+
+/** A browser context signed in as the first administrator of the server at `url` (through the API: no sign-in page to load). */
+export async function signedInContext(browser: Browser, url: string): Promise<BrowserContext> {
+  const api = await playwrightRequest.newContext({ baseURL: url });
+  const res = await api.post('/api/login', { data: { username: ADMIN.username, password: ADMIN.password }, headers: { origin: url } });
+  expect(res.ok()).toBe(true);
+  const storageState = await api.storageState();
+  await api.dispose();
+  return browser.newContext({ baseURL: url, storageState });
 }

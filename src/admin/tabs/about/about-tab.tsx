@@ -1,9 +1,12 @@
+import { useCallback } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#components/ui/tabs.tsx';
 import { splitAboutContent as splitAbout } from '#lib/format.ts';
+import type { ChecklistRecord } from '#shared/launch-checklist.ts';
 import { ACTIVE_FIELD, BlockEditor } from '../../components/block-editors';
 import { FeatureCardsEditor } from '../../components/feature-cards-editor';
+import { useRecordRequests } from '../../components/contact-field-request';
 import { useGuardedTab } from '../../components/unsaved-changes';
 import { LeadershipEditor } from './leadership-editor';
 import { ImageValue } from '../../components/image-value';
@@ -12,11 +15,24 @@ const asForm = (s: unknown) => s as z.ZodType<FieldValues, FieldValues>;
 const content = () => import('#shared/schemas/content.ts');
 const aboutForm = () => content().then((m) => asForm(m.aboutFormSchema));
 const missionForm = () => content().then((m) => asForm(m.missionSchema));
+/** Which section of this tab edits a record the launch checklist links to. */
+const SECTION_OF: Record<string, string> = { 'block:about': 'main', 'block:about_mission': 'mission', 'feature:about': 'features' };
 const ABOUT_FAILURE = () => 'Failed to update about content. Please try again.';
 
 /** SPEC 2.15 About Us Page Editor: Main Content, Mission, Why Choose Us. */
 export function AboutTab() {
   const { value, onValueChange } = useGuardedTab('main');
+  // A launch checklist link to a record of this page opens its section; the record's editor takes the request.
+  useRecordRequests(
+    useCallback(
+      (r: ChecklistRecord) => {
+        const section = SECTION_OF[`${r.kind}:${r.section}`];
+        if (section) onValueChange(section);
+        return false;
+      },
+      [onValueChange],
+    ),
+  );
   return (
     <section aria-label="About Us Page Editor">
       <h2 className="mb-4 text-lg font-semibold">About Us Page Editor</h2>
