@@ -81,9 +81,9 @@ const BLOCK_PAGES: Record<string, { page: StarterPage; tab: StarterItem['tab']; 
 };
 
 const FEATURE_PAGES = {
-  home: { page: 'Home', tab: 'homepage', noun: 'Home page feature card', seed: F.FALLBACK_FEATURES },
+  home: { page: 'Home', tab: 'homepage', noun: 'home page feature card', seed: F.FALLBACK_FEATURES },
   about: { page: 'About', tab: 'about', noun: '“Why Choose Us” card', seed: F.FALLBACK_ABOUT_FEATURES },
-  federal: { page: 'Federal capabilities', tab: 'services', noun: 'Product capability card', seed: F.FALLBACK_FEDERAL_PRODUCTS },
+  federal: { page: 'Federal capabilities', tab: 'services', noun: 'product capability card', seed: F.FALLBACK_FEDERAL_PRODUCTS },
 } as const satisfies Record<string, { page: StarterPage; tab: StarterItem['tab']; noun: string; seed: readonly object[] }>;
 
 /** The company fields the seed fills, where visitors see them, and their names in the Company tab. */
@@ -250,7 +250,9 @@ export async function recordStarterContent(db: Db): Promise<number> {
 
 /** What makes one item's sentence in the checklist. */
 function starterText(item: Current): string {
-  return item.key === 'company:figures' ? `${item.label}.` : `${item.label} is still the starter text.`;
+  if (item.key === 'company:figures') return `${item.label}.`;
+  if (item.key.startsWith('header-image:')) return `${item.label} is still the starter picture.`;
+  return `${item.label} is still the starter text.`;
 }
 
 /** Starter items still on the public site, and how many were recorded in all. */
@@ -282,7 +284,7 @@ export async function keepStarterItem(db: Db, key: string, actor: Actor): Promis
       entityId: key,
       before: { starter: true },
       after: { starter: false },
-      subject: item.text.replace(/ is still the starter text\.$/, ''),
+      subject: item.text.replace(/ is still the starter (text|picture)\.$/, ''),
     });
   });
 }
