@@ -1,5 +1,6 @@
 import { MARKETING_FIGURES } from './constants';
-import type { CompanyProfileValues } from './schemas/company-profile';
+import { impliedComplianceStatus } from './compliance';
+import type { ComplianceStatement, CompanyProfileValues } from './schemas/company-profile';
 import { SITE } from './site-config';
 
 /** The business's identity as pages read it (the company profile, SPEC 3 beyond the spec's entities). */
@@ -13,6 +14,7 @@ export type Company = CompanyProfileValues;
 export const STARTING_COMPANY: Company = {
   legalName: SITE.name,
   shortName: SITE.shortName,
+  showNameWithLogo: false,
   tagline: SITE.tagline,
   description: SITE.description,
   uei: null,
@@ -24,7 +26,7 @@ export const STARTING_COMPANY: Company = {
   procurementTypes: [...SITE.procurementTypes],
   naicsCodes: SITE.naics.map((n) => ({ code: n.code, title: n.title, partnerSupply: n.partnerText })),
   procurementEmail: null,
-  complianceStatements: [...SITE.compliance],
+  complianceStatements: SITE.compliance.map((text) => ({ text, status: impliedComplianceStatus(text) })),
   figures: { ...MARKETING_FIGURES },
   // The spec's sample figures wait for the owner to confirm them before any page shows them.
   figuresConfirmed: false,
@@ -50,11 +52,39 @@ export function formatDay(day: string): string {
   return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 }
 
+/** The day (yyyy-mm-dd, UTC) a page is built, against which expiry dates are read. */
+export const today = (at: Date = new Date()): string => at.toISOString().slice(0, 10);
+
 /**
- * What the site says of the SAM registration: nothing unless the owner marked it active; with the
- * renewal date she entered, if any (the back office warns her as it nears).
+ * What the site says of the SAM registration: nothing unless the owner marked it active and its
+ * renewal date, if she entered one, has not passed; with that date (the back office warns her as
+ * it nears, and the server builds the pages again the day after it passes).
  */
-export function samStatus(company: Company): { through: string | null } | null {
-  if (!company.samActive) return null;
+export function samStatus(company: Company, on: string = today()): { through: string | null } | null {
+  if (!company.samActive || (company.samExpiresOn && company.samExpiresOn < on)) return null;
   return { through: company.samExpiresOn ? formatDay(company.samExpiresOn) : null };
+}
+
+/** The certifications the site shows as held: those without an expiry date or not past it. */
+export function currentCertifications(company: Company, on: string = today()): Company['certifications'] {
+  return company.certifications.filter((c) => !c.expiresOn || c.expiresOn >= on);
+}
+
+/**
+ * The latest expiry date (of a certification, or of the SAM registration marked active) that has
+ * passed by `on`, or null: the pages change when it does, so it is part of what they are built from.
+ */
+export function lastExpiry(company: Company, on: string = today()): string | null {
+  const dates = [...company.certifications.map((c) => c.expiresOn), company.samActive ? company.samExpiresOn : null];
+  return dates.filter((d): d is string => Boolean(d) && d! < on).reduce<string | null>((a, d) => (a && a > d ? a : d), null);
+}
+
+/**
+ * The compliance rows the federal page lists: every one but those marked "No". A statement stored
+ * as bare text (a snapshot from before statuses) takes the status its words imply.
+ */
+export function shownCompliance(company: Company): ComplianceStatement[] {
+  return (company.complianceStatements as (ComplianceStatement | string)[])
+    .map((c) => (typeof c === 'string' ? { text: c, status: impliedComplianceStatus(c) } : c))
+    .filter((c) => c.status !== 'no');
 }

@@ -6,7 +6,9 @@
  */
 
 /**
- * Menu toggle, scroll shadow, signed-in links. The signed-in check only asks the server when the
+ * Menu toggle, scroll shadow, signed-in links, and what the header row can hold at this width
+ * (site.css names the states): measured before the first paint and again on resize, once the font
+ * and logo have loaded and when the signed-in links appear. The signed-in check only asks the server when the
  * non-secret `signed_in` hint cookie exists, so anonymous views cost nothing.
  */
 export const HEADER_SCRIPT = `
@@ -17,10 +19,35 @@ export const HEADER_SCRIPT = `
   window.addEventListener('scroll', onScroll, { passive: true }); onScroll();
   function setMenu(open) { t.setAttribute('aria-expanded', String(open)); m.hidden = !open; }
   t.addEventListener('click', function () { setMenu(m.hidden); });
+  // What fits in the row, tried from the most shown: the navigation beside the name on one line,
+  // then on two lines, then the menu button beside the same, then the logo alone.
+  var row = h.firstElementChild, name = document.getElementById('site-name');
+  function fits() {
+    if (row.scrollWidth > row.clientWidth + 1) return false;
+    if (!name || h.dataset.name !== 'wrap') return true;
+    var line = parseFloat(getComputedStyle(name).lineHeight) || 18;
+    return name.scrollWidth <= name.clientWidth + 1 && name.offsetHeight <= 2 * line + 1;
+  }
+  function fit() {
+    var tries = [['full', 'one'], ['full', 'wrap'], ['menu', 'one'], ['menu', 'wrap'], ['menu', 'hidden']];
+    for (var i = 0; i < tries.length; i++) {
+      if (!name && tries[i][1] !== 'one') continue;
+      h.dataset.fit = tries[i][0]; h.dataset.name = tries[i][1];
+      if (fits()) break;
+    }
+    if (h.dataset.fit === 'full' && !m.hidden) setMenu(false);
+  }
+  fit();
+  var queued = false;
+  function refit() { if (!queued) { queued = true; requestAnimationFrame(function () { queued = false; fit(); }); } }
+  window.addEventListener('resize', refit);
+  if (document.fonts) document.fonts.ready.then(refit);
+  h.querySelectorAll('img').forEach(function (img) { if (!img.complete) img.addEventListener('load', refit); });
   m.addEventListener('click', function (e) { if (e.target.closest('a')) setMenu(false); });
   document.addEventListener('keydown', function (e) { if (e.key === 'Escape' && !m.hidden) { setMenu(false); t.focus(); } });
   function show(signedIn) {
     document.querySelectorAll('[data-auth]').forEach(function (el) { el.hidden = (el.dataset.auth === 'in') !== signedIn; });
+    fit();
   }
   if (/(?:^|; )signed_in=1/.test(document.cookie)) {
     fetch('/api/user', { credentials: 'same-origin' }).then(function (r) { show(r.ok); return r.text(); }).catch(function () {});

@@ -97,16 +97,18 @@ test('[LAUNCH]: a fresh install is hidden; the checklist walked to zero through 
     await item(checklist, 'The legal company name is still the starter text.').getByRole('link', { name: 'Edit it in Company' }).click();
     await expect(page.getByLabel('Legal name', { exact: true })).toBeFocused();
     await page.getByLabel('Legal name', { exact: true }).fill('Harbor Federal Supply, LLC');
+    await page.getByLabel('Short name', { exact: true }).fill('Harbor Federal');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect(toast).toContainText('Company profile updated');
     await expect(page.getByRole('button', { name: 'Edit Company Profile' })).toBeVisible();
     await unfold(page, checklist);
-    await stepped();
+    await stepped(2);
 
     // The home page title: its link opens the header editor for editing.
     await item(checklist, 'The home page title and subtitle is still the starter text.').getByRole('link').click();
     await expect(page.getByRole('tab', { name: 'Homepage' })).toHaveAttribute('aria-selected', 'true');
     const header = page.getByRole('region', { name: 'Header Content' });
+    const starterTitle = await header.getByLabel('Title', { exact: true }).inputValue();
     await header.getByLabel('Title', { exact: true }).fill('Laptops and networks for federal agencies');
     await header.getByRole('button', { name: 'Save Changes' }).click();
     await expect(toast).toContainText('Header updated');
@@ -196,9 +198,17 @@ test('[LAUNCH]: a fresh install is hidden; the checklist walked to zero through 
       expect(launched.headers()['x-robots-tag']).toBeUndefined();
       const html = await launched.text();
       expect(html).not.toContain('name="robots"');
-      // Nothing of the starter company on the home page any more.
       expect(html).toContain('Laptops and networks for federal agencies');
     }).toPass({ timeout: 120_000 });
+    // Nothing the owner replaced or deleted is left on any public page: not the starter company's
+    // names, the home page's starter title, nor the deleted article.
+    const sitemap = await (await visitor.get('/sitemap.xml')).text();
+    const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new globalThis.URL(m[1]!).pathname);
+    expect(paths.length).toBeGreaterThan(10);
+    for (const path of paths) {
+      const html = await (await visitor.get(path)).text();
+      for (const gone of ['Sterling Federal', starterTitle, doomed]) expect(html, `${gone} on ${path}`).not.toContain(gone);
+    }
 
     // And back: Hide from search engines, in the Company tab, after a confirmation.
     const visibility = page.getByRole('region', { name: 'Search engines' });
@@ -213,5 +223,157 @@ test('[LAUNCH]: a fresh install is hidden; the checklist walked to zero through 
   } finally {
     await context.close();
     await visitor.dispose();
+  }
+});
+
+/** A plain logo of the given shape (PNG), as an owner's upload. */
+async function logoPng(width: number, height: number): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  return sharp({ create: { width, height, channels: 3, background: '#0b3a6a' } })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * What a visitor's header shows at this width: whether anything overflows the page or the row, and
+ * the words of the name and the navigation's labels that a line break cuts (each word, and each
+ * label whole, must sit on one line).
+ */
+async function headerFit(page: Page) {
+  return page.evaluate(() => {
+    const header = document.getElementById('site-header')!;
+    const row = header.firstElementChild as HTMLElement;
+    const visible = (el: Element) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().width > 1;
+    /** The number of lines a piece of `node`'s text spans. */
+    const lines = (node: Text, start: number, end: number) => {
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, end);
+      return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    };
+    const broken: string[] = [];
+    const name = document.getElementById('site-name');
+    const nameShown = Boolean(name && header.dataset.name !== 'hidden' && visible(name));
+    if (name && nameShown) {
+      const text = name.firstChild as Text;
+      for (const m of text.data.matchAll(/\S+/g)) if (lines(text, m.index, m.index + m[0].length) > 1) broken.push(m[0]);
+    }
+    const labels = [...header.querySelectorAll('#site-nav a, #site-nav button')].filter(visible);
+    for (const label of labels) {
+      const text = [...label.childNodes].find((n): n is Text => n.nodeType === Node.TEXT_NODE && (n as Text).data.trim() !== '')!;
+      if (lines(text, 0, text.data.length) > 1) broken.push(text.data.trim());
+    }
+    return {
+      fit: header.dataset.fit,
+      nameShown,
+      navShown: labels.length > 0,
+      menuButton: visible(document.getElementById('menu-toggle')!),
+      pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+      rowOverflow: row.scrollWidth - row.clientWidth,
+      broken,
+    };
+  });
+}
+
+test('[HEADER]: any logo and a 40-character name fit the header at 320 to 1280 px: no word broken, nothing overflows, the menu button where the links do not fit', async ({
+  browser,
+  playwright,
+}, testInfo) => {
+  const context = await signedInContext(browser, URL);
+  const admin = await playwright.request.newContext({
+    baseURL: URL,
+    storageState: await context.storageState(),
+    extraHTTPHeaders: { origin: URL },
+  });
+  const visitor = await browser.newContext({ baseURL: URL });
+  const page = await context.newPage();
+  const name = 'Northstar Federal Supply & Logistics Co.';
+  expect(name).toHaveLength(40);
+  try {
+    // The owner's name, and the switch in her company identity (off until she turns it on).
+    await page.goto('/admin');
+    await page.getByRole('tab', { name: 'Company' }).click();
+    await page.getByRole('button', { name: 'Edit Company Profile' }).click();
+    await page.getByLabel('Short name', { exact: true }).fill(name);
+    const show = page.getByRole('switch', { name: 'Show the name beside the logo' });
+    await expect(show).not.toBeChecked();
+    // A compliance statement's status, chosen in the same form.
+    await page.getByRole('combobox', { name: 'Status (statement 1)' }).selectOption('Pending');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toastOf(page)).toContainText('Company profile updated');
+    await expect(page.getByRole('region', { name: 'Compliance statements' }).getByRole('listitem').first()).toContainText('Pending');
+
+    const upload = async (width: number, height: number) => {
+      const res = await admin.post('/api/upload/image', {
+        multipart: { image: { name: `logo-${width}x${height}.png`, mimeType: 'image/png', buffer: await logoPng(width, height) } },
+      });
+      expect(res.ok(), await res.text()).toBe(true);
+      return ((await res.json()) as { url: string }).url;
+    };
+    const setLogo = async (logoLight: string) => {
+      const current = (await (await admin.get('/api/content/header/active')).json()) as { id: number; version: number };
+      const res = await admin.patch(`/api/content/header/${current.id}`, { data: { logoLight, version: current.version } });
+      expect(res.ok(), await res.text()).toBe(true);
+    };
+    const setShowName = async (on: boolean) => {
+      const current = (await (await admin.get('/api/admin/company-profile')).json()) as { version: number };
+      const res = await admin.patch('/api/admin/company-profile', { data: { showNameWithLogo: on, version: current.version } });
+      expect(res.ok(), await res.text()).toBe(true);
+    };
+    const starterLogo = ((await (await admin.get('/api/content/header/active')).json()) as { logoLight: string }).logoLight;
+    const wide = await upload(800, 200);
+    const square = await upload(300, 300);
+
+    const cases = [
+      { label: 'the site mark and the name (no logo)', logo: starterLogo, showName: false, img: false, nameAt1280: true },
+      { label: 'a square logo and the name', logo: square, showName: true, img: true, nameAt1280: true },
+      { label: 'a 4:1 logo alone (the switch off)', logo: wide, showName: false, img: true, nameAt1280: false },
+      { label: 'a 4:1 logo and the name', logo: wide, showName: true, img: true, nameAt1280: true },
+    ];
+    const vpage = await visitor.newPage();
+    for (const c of cases) {
+      await setLogo(c.logo);
+      await setShowName(c.showName);
+      // Published: the page's header has the logo (or the mark) and the name as the switch says.
+      const published = async () => {
+        const html = await (await visitor.request.get('/services')).text();
+        const header = html.slice(html.indexOf('<header'), html.indexOf('</header>'));
+        return { logo: c.img ? header.includes(`src="${c.logo}"`) : !header.includes('<img'), name: header.includes('id="site-name"') };
+      };
+      await expect.poll(published, { timeout: 60_000, intervals: [200] }).toEqual({ logo: true, name: c.showName || !c.img });
+      const checked = new Set<string>();
+      for (const width of [320, 390, 768, 1024, 1280]) {
+        await vpage.setViewportSize({ width, height: 700 });
+        await vpage.goto('/services');
+        await vpage.evaluate(() => document.fonts.ready);
+        const fit = await headerFit(vpage);
+        const where = `${c.label} at ${width} px`;
+        expect(fit.broken, where).toEqual([]);
+        expect(fit.pageOverflow, where).toBeLessThanOrEqual(0);
+        expect(fit.rowOverflow, where).toBeLessThanOrEqual(1);
+        // The links or the menu button, never neither nor both.
+        expect(fit.navShown !== fit.menuButton, where).toBe(true);
+        if (width === 1280) expect({ nav: fit.navShown, name: fit.nameShown }, where).toEqual({ nav: true, name: c.nameAt1280 });
+        if (width === 320) expect(fit.menuButton, where).toBe(true);
+        // axe once for each state the header takes (links or menu; name on one line, two, or not shown).
+        const state = `${fit.fit} ${await vpage.locator('#site-header').getAttribute('data-name')}`;
+        if (!checked.has(state)) expect(await axeViolations(vpage, { include: '#site-header', wcag: true }), where).toEqual([]);
+        checked.add(state);
+        await testInfo.attach(`header ${where}`, { body: await vpage.locator('#site-header').screenshot(), contentType: 'image/png' });
+      }
+    }
+    // Where the links do not fit, the menu button opens them (a wide logo and the name at 768 px).
+    await vpage.setViewportSize({ width: 768, height: 700 });
+    await vpage.goto('/services');
+    await vpage.getByRole('button', { name: 'Menu' }).click();
+    await expect(vpage.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Contact' })).toBeVisible();
+    // Widening the window brings the links back into the row and closes the menu.
+    await vpage.setViewportSize({ width: 1280, height: 700 });
+    await expect(vpage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contact' })).toBeVisible();
+    await expect(vpage.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+  } finally {
+    await admin.dispose();
+    await visitor.close();
+    await context.close();
   }
 });

@@ -58,6 +58,8 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     const filled = /^UPDATE "(\w+)" SET "(\w+)"/.exec(stmt);
     // A function replaced in place: applied again, it is replaced again with the same body.
     const replaced = /^CREATE OR REPLACE FUNCTION /.test(stmt);
+    // Compliance statements given statuses (0012): undone, they are bare texts again.
+    const statused = /^UPDATE "company_profile" SET "compliance_statements"/.test(stmt);
     if (created) {
       tables.push(created[1]!);
       statements.push(`drop table "${created[1]}" cascade`);
@@ -74,6 +76,10 @@ function undoNewestMigration(): { statements: string[]; tables: string[] } {
     else if (enumValue) continue;
     else if (filled && columns.has(`${filled[1]}.${filled[2]}`)) continue;
     else if (replaced) continue;
+    else if (statused)
+      statements.push(
+        `update "company_profile" set "compliance_statements" = (select coalesce(jsonb_agg(case when jsonb_typeof(s) = 'object' then s->'text' else s end order by n), '[]'::jsonb) from jsonb_array_elements("compliance_statements") with ordinality as t(s, n))`,
+      );
     else throw new Error(`undo by hand: ${stmt.slice(0, 80)}`);
   }
   return { statements: statements.reverse(), tables };

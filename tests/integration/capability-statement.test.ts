@@ -29,8 +29,8 @@ const filled = {
   uei: 'ABCDEFGH1234',
   cageCode: '7X2K9',
   samActive: true,
-  samExpiresOn: '2027-05-01',
-  certifications: [{ name: 'WOSB', identifier: 'SBA-778', expiresOn: '2027-06-30' }],
+  samExpiresOn: '2099-05-01',
+  certifications: [{ name: 'WOSB', identifier: 'SBA-778', expiresOn: '2099-06-30' }],
 };
 const contactInfo = {
   id: 1,
@@ -69,8 +69,8 @@ describe('[SITE][CAPABILITY] the statement written from the site data', { timeou
     for (const n of filled.naicsCodes) expect(pdf.text).toContain(n.code);
     expect(pdf.text).toContain(filled.naicsCodes[0]!.title.split(' ')[0]);
     for (const s of withData.services) expect(pdf.text).toContain(s.title);
-    expect(pdf.text).toContain('Active through May 1, 2027');
-    expect(pdf.text).toMatch(/WOSB · SBA-778 · expires Jun 30, 2027/);
+    expect(pdf.text).toContain('Active through May 1, 2099');
+    expect(pdf.text).toMatch(/WOSB · SBA-778 · expires Jun 30, 2099/);
     // The address is not displayed on the site: not on the statement either.
     expect(pdf.text).not.toContain('Harbor Way');
     expect(pdf.info.Title).toBe('Harbor Federal Supply LLC — Capability Statement');

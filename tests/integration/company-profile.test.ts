@@ -1,6 +1,11 @@
-import { eq } from 'drizzle-orm';
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onContentChange, type ContentChange } from '#server/content/changes.ts';
 import { auditLog, companyProfile } from '#server/db/schema/index.ts';
+import { migrationsDir } from '#server/paths.ts';
+import { watchExpiries } from '#server/services/expiry-watch.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 
 let t: AdminTestContext;
@@ -89,5 +94,112 @@ describe('[API][ADMIN][COMPANY] the business identity', () => {
     const res = await json(await t.as(t.admin, 'PATCH', PATH, { uei: '' }));
     expect(res.status).toBe(200);
     expect(res.body.uei).toBeNull();
+  });
+});
+
+describe('[API][ADMIN][COMPANY] compliance statuses and the name beside the logo', () => {
+  const version = async () => (await stored()).version;
+
+  it('each compliance statement has a status: Yes, Pending, On request or No; a bare text takes the one its words imply', async () => {
+    const res = await json(
+      await t.as(t.admin, 'PATCH', PATH, {
+        complianceStatements: [
+          { text: 'TAA / BAA Compliant', status: 'yes' },
+          { text: 'ITAR registration', status: 'no' },
+          'GSA MAS schedule pending',
+          'Country of origin certificates available upon request',
+          'FAR Part 12/13 Compliant',
+        ],
+        version: await version(),
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.complianceStatements).toEqual([
+      { text: 'TAA / BAA Compliant', status: 'yes' },
+      { text: 'ITAR registration', status: 'no' },
+      { text: 'GSA MAS schedule pending', status: 'pending' },
+      { text: 'Country of origin certificates available upon request', status: 'on-request' },
+      { text: 'FAR Part 12/13 Compliant', status: 'yes' },
+    ]);
+    expect((await stored()).complianceStatements).toEqual(res.body.complianceStatements);
+  });
+
+  it.each([
+    [[{ text: 'TAA', status: 'maybe' }], 'Status must be Yes, Pending, On request or No'],
+    [[{ text: '', status: 'yes' }], 'Statement is required'],
+    [[{ status: 'yes' }], 'Statement is required'],
+    [[42], 'Statement is required'],
+    [[{ text: 'x'.repeat(301), status: 'yes' }], 'Must be at most 300 characters'],
+  ])('a bad statement %j is refused (400 %s) and changes nothing', async (complianceStatements, message) => {
+    const before = await stored();
+    const res = await json(await t.as(t.admin, 'PATCH', PATH, { complianceStatements, version: before.version }));
+    expect(res).toMatchObject({ status: 400, body: { message } });
+    expect(await stored()).toEqual(before);
+  });
+
+  it('the name beside the logo is off until the owner turns it on', async () => {
+    expect((await stored()).showNameWithLogo).toBe(false);
+    const res = await json(await t.as(t.admin, 'PATCH', PATH, { showNameWithLogo: true, version: await version() }));
+    expect(res).toMatchObject({ status: 200, body: { showNameWithLogo: true } });
+    expect((await json(await t.as(t.admin, 'PATCH', PATH, { showNameWithLogo: 'yes', version: await version() }))).status).toBe(400);
+  });
+
+  it('[UPGRADE] an install from before statuses: each bare statement takes the status its words imply (the migration)', async () => {
+    const file = fs.readFileSync(path.join(migrationsDir(), '0012_compliance_status_header_name.sql'), 'utf8');
+    const update = file.split('--> statement-breakpoint').find((stmt) => stmt.includes('UPDATE "company_profile"'))!;
+    await t.s.db.execute(
+      sql`update company_profile set compliance_statements = ${JSON.stringify([
+        'FAR Part 12/13 Compliant',
+        'GSA MAS schedule PENDING',
+        'Country of Origin Certification Available Upon Request',
+        'Certificates on request',
+        'Spending controls in place',
+      ])}::jsonb`,
+    );
+    await t.s.db.execute(sql.raw(update));
+    expect((await stored()).complianceStatements).toEqual([
+      { text: 'FAR Part 12/13 Compliant', status: 'yes' },
+      { text: 'GSA MAS schedule PENDING', status: 'pending' },
+      { text: 'Country of Origin Certification Available Upon Request', status: 'on-request' },
+      { text: 'Certificates on request', status: 'on-request' },
+      { text: 'Spending controls in place', status: 'yes' },
+    ]);
+    // Applied again (already objects), nothing changes.
+    await t.s.db.execute(sql.raw(update));
+    expect((await stored()).complianceStatements).toHaveLength(5);
+  });
+});
+
+describe('[COMPANY] a certification or SAM registration past its date: the pages are built again', () => {
+  it('the first look only takes note; a date passing asks for a publish once; an edit that changes what has passed asks again', async () => {
+    const changes: ContentChange[] = [];
+    const stop = onContentChange(async (c) => void changes.push(c));
+    try {
+      await t.s.db.update(companyProfile).set({
+        certifications: [
+          { name: 'WOSB', identifier: null, expiresOn: '2030-03-31' },
+          { name: 'ISO 9001', identifier: null, expiresOn: '2031-01-15' },
+        ],
+        samActive: true,
+        samExpiresOn: '2030-06-30',
+      });
+      await t.s.db.execute(sql`delete from app_meta where key = 'job:expiry-watch'`);
+      const at = (day: string) => ({ now: new Date(`${day}T12:00:00Z`) });
+      expect(await watchExpiries(t.s.db, at('2030-03-31'))).toBeNull();
+      expect(await watchExpiries(t.s.db, at('2030-03-31'))).toBeNull();
+      expect(changes).toEqual([]);
+      // The day after the WOSB certificate's date: one publish, not one per pass.
+      expect(await watchExpiries(t.s.db, at('2030-04-01'))).toEqual({ passed: '2030-03-31' });
+      expect(await watchExpiries(t.s.db, at('2030-04-02'))).toBeNull();
+      expect(changes).toEqual([{ kind: 'company-profile', id: null, action: 'updated' }]);
+      // The SAM registration's date passes too.
+      expect(await watchExpiries(t.s.db, at('2030-07-01'))).toEqual({ passed: '2030-06-30' });
+      // Not marked active: its date does not count.
+      await t.s.db.update(companyProfile).set({ samActive: false });
+      expect(await watchExpiries(t.s.db, at('2030-07-02'))).toEqual({ passed: '2030-03-31' });
+      expect(changes).toHaveLength(3);
+    } finally {
+      stop();
+    }
   });
 });

@@ -29,7 +29,7 @@ const content = {
     uei: 'ABCDEF123456',
     cageCode: '1A2B3',
     samActive: true,
-    samExpiresOn: '2027-05-01',
+    samExpiresOn: '2099-05-01',
     procurementEmail: 'bids@harbor-federal-supply.com',
     figuresConfirmed: true,
     founderName: 'Maria Lopez',

@@ -16,7 +16,7 @@ const filled = {
   uei: 'ABCDEF123456',
   cageCode: '1A2B3',
   samActive: true,
-  samExpiresOn: '2027-05-01',
+  samExpiresOn: '2099-05-01',
   figuresConfirmed: true,
 };
 
@@ -68,7 +68,7 @@ describe('[SITE][TRUST] the registrations strip under the home page hero', () =>
     expect(strip(html)).toEqual({
       facts: {
         'Set-aside': 'WOSB / Small Business',
-        'SAM.gov': 'Active through May 1, 2027',
+        'SAM.gov': 'Active through May 1, 2099',
         UEI: 'ABCDEF123456',
         CAGE: '1A2B3',
         'Primary NAICS': '423430 · 443142 · 334111',
@@ -84,7 +84,7 @@ describe('[SITE][TRUST] the registrations strip under the home page hero', () =>
       { '@type': 'PropertyValue', propertyID: 'CAGE', value: '1A2B3' },
     ]);
     expect(org.naics).toBe('423430, 443142, 334111, 334310, 333924, 333241');
-    expect(org.hasCredential).toContainEqual(expect.objectContaining({ name: 'Active SAM registration', expires: '2027-05-01' }));
+    expect(org.hasCredential).toContainEqual(expect.objectContaining({ name: 'Active SAM registration', expires: '2099-05-01' }));
     expect(org.subjectOf).toEqual({
       '@type': 'DigitalDocument',
       name: 'Capability Statement',
@@ -125,7 +125,7 @@ describe('[SITE][TRUST] /services/federal in the specification’s words', () =>
   it('filled: Active SAM registration with its renewal date, the UEI and CAGE values, nothing on request; one missing is offered alone', async () => {
     const facts = profile(await page('/services/federal', { company: filled }));
     expect(facts).toMatchObject({
-      'SAM registration': 'Active SAM registration (renews by May 1, 2027)',
+      'SAM registration': 'Active SAM registration (renews by May 1, 2099)',
       UEI: 'ABCDEF123456',
       'CAGE code': '1A2B3',
     });
@@ -133,6 +133,59 @@ describe('[SITE][TRUST] /services/federal in the specification’s words', () =>
     const noCage = profile(await page('/services/federal', { company: { ...filled, cageCode: null } }));
     expect(noCage.CAGE).toBe('CAGE on request');
     expect(noCage.UEI).toBe('ABCDEF123456');
+  });
+
+  it('compliance rows: only Yes has a check mark; Pending and On request say so; No is not shown; a bare statement of an older snapshot reads by its words', async () => {
+    const rows = (html: string) =>
+      [...html.matchAll(/<tr>\s*<th scope="row"[^>]*>([\s\S]*?)<\/th>\s*<td[^>]*>([\s\S]*?)<\/td>\s*<\/tr>/g)].map((m) => ({
+        text: m[1]!.trim(),
+        status: m[2]!.replace(/<[^>]+>/g, '').trim(),
+        check: m[2]!.includes('<svg'),
+      }));
+    const html = await page('/services/federal', {
+      company: {
+        ...filled,
+        complianceStatements: [
+          { text: 'TAA / BAA Compliant', status: 'yes' },
+          { text: 'GSA MAS schedule', status: 'pending' },
+          { text: 'Country of origin certificates', status: 'on-request' },
+          { text: 'ITAR registration', status: 'no' },
+        ],
+      },
+    });
+    expect(rows(html)).toEqual([
+      { text: 'TAA / BAA Compliant', status: 'Yes', check: true },
+      { text: 'GSA MAS schedule', status: 'Pending', check: false },
+      { text: 'Country of origin certificates', status: 'On request', check: false },
+    ]);
+    expect(html).not.toContain('ITAR registration');
+    const older = await page('/services/federal', {
+      company: { ...filled, complianceStatements: ['FAR Part 12/13', 'GSA MAS schedule pending'] },
+    });
+    expect(rows(older)).toEqual([
+      { text: 'FAR Part 12/13', status: 'Yes', check: true },
+      { text: 'GSA MAS schedule pending', status: 'Pending', check: false },
+    ]);
+  });
+
+  it('a certification or SAM registration past its date is not shown as current (on the page, nor in the JSON-LD)', async () => {
+    const html = await page('/services/federal', {
+      company: {
+        ...filled,
+        samExpiresOn: '2020-01-31',
+        certifications: [
+          { name: 'WOSB certification', identifier: 'SBA-1', expiresOn: '2020-06-30' },
+          { name: 'ISO 9001', identifier: null, expiresOn: '2099-01-01' },
+          { name: 'HUBZone', identifier: null, expiresOn: null },
+        ],
+      },
+    });
+    const facts = profile(html);
+    expect(facts['SAM registration']).toBeUndefined();
+    expect(facts['WOSB certification']).toBeUndefined();
+    expect(facts).toMatchObject({ 'ISO 9001': 'Certified', HUBZone: 'Certified' });
+    expect(html).not.toContain('SBA-1');
+    expect(JSON.stringify(organization(html))).not.toContain('Active SAM registration');
   });
 
   it("the product capability cards are the owner's list (Services tab); with none, no empty list", async () => {

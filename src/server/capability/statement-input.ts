@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { companyOf, formatDay, samStatus } from '#shared/company.ts';
+import { companyOf, currentCertifications, formatDay, samStatus } from '#shared/company.ts';
 import { DEFAULT_LOGO } from '#shared/fallbacks.ts';
 import type { SiteContent } from '../content/site-content';
 import { isKey } from '../storage/file-storage';
@@ -55,7 +55,7 @@ export async function statementInput(
     { term: company.naicsCodes.length > 1 ? 'NAICS codes' : 'NAICS', values: company.naicsCodes.map((n) => `${n.code} ${n.title}`) },
     {
       term: 'Certifications',
-      values: company.certifications.map((c) =>
+      values: currentCertifications(company).map((c) =>
         [c.name, c.identifier, c.expiresOn ? `expires ${formatDay(c.expiresOn)}` : null].filter(Boolean).join(' · '),
       ),
     },

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { inArray } from 'drizzle-orm';
 import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
+import { lastExpiry } from '#shared/company.ts';
 import type { ImageMeta } from '#shared/images.ts';
 import { closeDb, getDb, type Db, type Tx } from '../db/client';
 import { uploads } from '../db/schema';
@@ -106,6 +107,12 @@ async function collect(db: Db | Tx, known: Map<number, InsightEntry> | undefined
     contactInfo: await getActiveContactInfo(db),
     /** The business's identity (Company tab): names, registrations, NAICS codes, figures, leadership. */
     company,
+    /**
+     * The latest certification or SAM date passed by today: the pages show neither as current once
+     * past, so a release from before it passed is rebuilt at start (services/expiry-watch.ts asks
+     * for the rebuild while the server runs).
+     */
+    lastExpiry: lastExpiry(company),
     /** Size and variants of the uploaded images the pages show, by URL (src/shared/images.ts). */
     images: await imageMetadata(db, [
       header?.backgroundImage,

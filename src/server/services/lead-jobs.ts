@@ -1,6 +1,7 @@
 import { getDb } from '../db/client';
 import { log } from '../log';
 import { sendLeadDigest } from './lead-digest';
+import { watchExpiries } from './expiry-watch';
 import { deleteOldSpam } from './spam-retention';
 
 interface LeadJobs {
@@ -11,8 +12,9 @@ interface LeadJobs {
 let started: LeadJobs | undefined;
 
 /**
- * Starts this process's pass over the leads' periodic jobs (npm start): the hourly digest and the
- * daily spam clean-up, looked at every `intervalMs` (5 minutes) and once at start. Every instance
+ * Starts this process's pass over the periodic jobs (npm start): the leads' hourly digest, the
+ * daily spam clean-up, and the rebuild of the pages when a certification or the SAM registration
+ * passes its date, looked at every `intervalMs` (5 minutes) and once at start. Every instance
  * runs the pass; each job records its runs in the database, so exactly one instance does each
  * run. Idempotent.
  */
@@ -25,6 +27,7 @@ export function startLeadJobs(opts: { intervalMs?: number } = {}): LeadJobs {
       for (const [name, job] of [
         ['leads digest', () => sendLeadDigest(db)],
         ['spam clean-up', () => deleteOldSpam(db)],
+        ['expiry watch', () => watchExpiries(db)],
       ] as const) {
         try {
           const done = await job();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../contact-rules';
+import { COMPLIANCE_STATUSES, impliedComplianceStatus } from '../compliance';
 import { LIMITS, MARKETING_FIGURES } from '../constants';
 import { altText, optionalPlainText, optionalUrl, patchSchema, requiredPlainText } from './fields';
 
@@ -52,6 +53,19 @@ const naicsCodeSchema = z.object({
   partnerSupply: optionalPlainText(200),
 });
 
+const complianceStatementSchema = z.preprocess(
+  // A bare statement (the API before statuses) takes the status its words imply.
+  (v) => (typeof v === 'string' ? { text: v, status: impliedComplianceStatus(v) } : v),
+  z.object(
+    {
+      text: requiredPlainText('Statement is required', 300),
+      status: z.enum(COMPLIANCE_STATUSES, { error: 'Status must be Yes, Pending, On request or No' }),
+    },
+    { error: 'Statement is required' },
+  ),
+);
+export type ComplianceStatement = z.output<typeof complianceStatementSchema>;
+
 /** One figure: absent leaves it as stored, empty clears it (the page then leaves it out). */
 const figure = z
   .string()
@@ -68,6 +82,8 @@ const figuresSchema = z.object(
 export const companyProfileSchema = z.object({
   legalName: requiredPlainText('Legal name is required', 200),
   shortName: requiredPlainText('Short name is required', 60),
+  /** With an uploaded logo, the header shows the short name beside it only when this is on. */
+  showNameWithLogo: z.boolean().default(false),
   tagline: optionalPlainText(300),
   description: optionalPlainText(LIMITS.mediumText),
   uei: upperOptional(UEI_PATTERN, 'UEI must be 12 letters and digits (SAM.gov Unique Entity ID)'),
@@ -86,7 +102,7 @@ export const companyProfileSchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null))
     .refine((v) => v === null || EMAIL_PATTERN.test(v), 'Procurement e-mail must be a valid email address'),
-  complianceStatements: list(requiredPlainText('Statement is required', 300), 20, 'compliance statements'),
+  complianceStatements: list(complianceStatementSchema, 20, 'compliance statements'),
   figures: figuresSchema.prefault({}),
   /**
    * Whether the owner has confirmed the figures: until then the pages leave them out. Saving a

@@ -2,8 +2,10 @@ import { useCallback, useEffect, useId, type ReactNode } from 'react';
 import { Controller, get, useFieldArray, useForm, type FieldErrors, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
+import { Select, type SelectOption } from '#components/ui/select.tsx';
 import { Switch } from '#components/ui/switch.tsx';
 import { Textarea } from '#components/ui/textarea.tsx';
+import { COMPLIANCE_STATUSES, COMPLIANCE_STATUS_LABELS, type ComplianceStatus } from '#shared/compliance.ts';
 import { companyProfileSchema, type CompanyFormValues } from '#shared/schemas/company-profile.ts';
 import type { CompanyProfile } from '../../api/company-profile';
 import { FieldNotes, FormActions } from '../../components/schema-form';
@@ -15,6 +17,7 @@ import { useConfirmDiscard, useUnsavedChanges } from '../../components/unsaved-c
 interface CompanyForm {
   legalName: string;
   shortName: string;
+  showNameWithLogo: boolean;
   tagline: string;
   description: string;
   uei: string;
@@ -26,17 +29,18 @@ interface CompanyForm {
   procurementTypes: { value: string }[];
   naicsCodes: { code: string; title: string; partnerSupply: string }[];
   procurementEmail: string;
-  complianceStatements: { value: string }[];
+  complianceStatements: { text: string; status: ComplianceStatus }[];
   figures: Record<FigureKey, string>;
   figuresConfirmed: boolean;
 }
 
-const TEXT_LISTS = ['procurementTypes', 'complianceStatements'] as const;
+const TEXT_LISTS = ['procurementTypes'] as const;
 
 function toForm(p: CompanyProfile): CompanyForm {
   return {
     legalName: p.legalName,
     shortName: p.shortName,
+    showNameWithLogo: p.showNameWithLogo,
     tagline: p.tagline ?? '',
     description: p.description ?? '',
     uei: p.uei ?? '',
@@ -48,7 +52,7 @@ function toForm(p: CompanyProfile): CompanyForm {
     procurementTypes: p.procurementTypes.map((value) => ({ value })),
     naicsCodes: p.naicsCodes.map((n) => ({ code: n.code, title: n.title, partnerSupply: n.partnerSupply ?? '' })),
     procurementEmail: p.procurementEmail ?? '',
-    complianceStatements: p.complianceStatements.map((value) => ({ value })),
+    complianceStatements: p.complianceStatements.map((c) => ({ text: c.text, status: c.status })),
     figures: Object.fromEntries(FIGURES.map(({ key }) => [key, p.figures[key] ?? ''])) as Record<FigureKey, string>,
     figuresConfirmed: p.figuresConfirmed,
   };
@@ -57,7 +61,6 @@ function toForm(p: CompanyProfile): CompanyForm {
 const toPayload = (v: CompanyForm) => ({
   ...v,
   procurementTypes: v.procurementTypes.map((r) => r.value),
-  complianceStatements: v.complianceStatements.map((r) => r.value),
 });
 
 /** Validates with the same schema as PATCH /api/admin/company-profile; a message lands under its field. */
@@ -85,11 +88,13 @@ interface CompanyProfileFormProps {
   onCancel: () => void;
 }
 
+const STATUS_OPTIONS = COMPLIANCE_STATUSES.map((value) => ({ value, label: COMPLIANCE_STATUS_LABELS[value] }));
+
 /** Where a request for a list field (from the launch checklist) puts the focus: its first row, or the figures' switch. */
 const LIST_FOCUS: Record<string, string> = {
   procurementTypes: 'procurementTypes.0.value',
   naicsCodes: 'naicsCodes.0.code',
-  complianceStatements: 'complianceStatements.0.value',
+  complianceStatements: 'complianceStatements.0.text',
   figures: 'figuresConfirmed',
 };
 
@@ -126,6 +131,12 @@ export function CompanyProfileForm({ record, onSubmit, onCancel, focusField }: C
             name="shortName"
             label="Short name"
             help="The name visitors see in the page header, footer, page titles and e-mails."
+          />
+          <SwitchField
+            form={form}
+            name="showNameWithLogo"
+            label="Show the name beside the logo"
+            help="Once a logo is uploaded (Home Page tab, Header), the page header shows the logo alone, with this name as its spoken name. Turn on to show the name beside it too. Without a logo the name is always shown."
           />
           <TextField form={form} name="tagline" label="Tagline (optional)" help="One line under your name in the footer." />
           <TextField
@@ -228,11 +239,14 @@ export function CompanyProfileForm({ record, onSubmit, onCancel, focusField }: C
             form={form}
             name="complianceStatements"
             title="Statements"
-            help="Short promises such as 'TAA and BAA compliant sourcing'. Listed on the federal capabilities page."
+            help="Requirements such as 'TAA and BAA compliant sourcing', each with its status, listed on the federal capabilities page. Only Yes shows a check mark; a statement marked No is not shown."
             addLabel="Add statement"
-            empty={{ value: '' }}
+            empty={{ text: '', status: 'yes' }}
             rowName={(i) => `Statement ${i + 1}`}
-            fields={[{ key: 'value', label: 'Statement' }]}
+            fields={[
+              { key: 'text', label: 'Statement' },
+              { key: 'status', label: 'Status', options: STATUS_OPTIONS },
+            ]}
           />
         </Group>
 
@@ -288,8 +302,10 @@ function TextField(props: {
   inputMode?: 'numeric';
   /** Read after the label by screen readers only: which row of a list the field belongs to. */
   labelSuffix?: string;
+  /** A choice among these (a native select) instead of a text. */
+  options?: readonly SelectOption[];
 }) {
-  const { form, name, label, help, type = 'text', multiline, inputMode, labelSuffix } = props;
+  const { form, name, label, help, type = 'text', multiline, inputMode, labelSuffix, options } = props;
   const id = useId();
   const error = errorOf(form, name);
   const describedBy = [error && `${id}-error`, help && `${id}-help`].filter(Boolean).join(' ') || undefined;
@@ -300,13 +316,20 @@ function TextField(props: {
         {label}
         {labelSuffix && <span className="sr-only"> ({labelSuffix})</span>}
       </label>
-      {multiline ? <Textarea rows={4} {...common} /> : <Input type={type} inputMode={inputMode} {...common} />}
+      {options ? (
+        <Select options={options} {...common} />
+      ) : multiline ? (
+        <Textarea rows={4} {...common} />
+      ) : (
+        <Input type={type} inputMode={inputMode} {...common} />
+      )}
       <FieldNotes id={id} help={help} error={error} />
     </div>
   );
 }
 
-function SwitchField({ form, name, label, help }: { form: Form; name: 'samActive' | 'figuresConfirmed'; label: string; help: string }) {
+function SwitchField(props: { form: Form; name: 'samActive' | 'figuresConfirmed' | 'showNameWithLogo'; label: string; help: string }) {
+  const { form, name, label, help } = props;
   const id = useId();
   return (
     <div>
@@ -356,7 +379,15 @@ function RowList(props: {
   addLabel: string;
   empty: Record<string, string>;
   rowName: (index: number) => string;
-  fields: { key: string; label: string; help?: string; type?: 'text' | 'date'; inputMode?: 'numeric' }[];
+  fields: {
+    key: string;
+    label: string;
+    help?: string;
+    type?: 'text' | 'date';
+    inputMode?: 'numeric';
+    /** A choice among these instead of a text. */
+    options?: readonly SelectOption[];
+  }[];
   /** More under each row (the NAICS rows' official list). */
   rowExtra?: (index: number) => ReactNode;
 }) {
@@ -377,7 +408,11 @@ function RowList(props: {
       <ol className="mt-2 space-y-3">
         {list.fields.map((row, index) => (
           <li key={row.id} className={single ? 'flex items-start gap-2 rounded-md bg-surface p-3' : 'rounded-md bg-surface p-3'}>
-            <div className={single ? 'min-w-0 flex-1' : 'grid gap-3 sm:grid-cols-3'}>
+            <div
+              className={
+                single ? 'min-w-0 flex-1' : fields.length === 2 ? 'grid gap-3 sm:grid-cols-[1fr_11rem]' : 'grid gap-3 sm:grid-cols-3'
+              }
+            >
               {fields.map((f) => (
                 <TextField
                   key={f.key}
@@ -388,6 +423,7 @@ function RowList(props: {
                   help={f.help}
                   type={f.type}
                   inputMode={f.inputMode}
+                  options={f.options}
                 />
               ))}
             </div>

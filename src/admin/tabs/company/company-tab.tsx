@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, useCallback, useState, type ReactNode } from 'react';
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
+import { COMPLIANCE_STATUS_LABELS } from '#shared/compliance.ts';
 import { companyProfileQuery, useSaveCompanyProfile, type CompanyProfile } from '../../api/company-profile';
 import { EditorCard, LoadError, LoadingRows, formatDate, formatDateTime } from '../../components/load-state';
 import { useCompanyFieldRequests, type CompanyField } from '../../components/contact-field-request';
@@ -133,6 +134,7 @@ function ProfileView({ record: p }: { record: CompanyProfile }) {
         rows={[
           ['Legal name', p.legalName],
           ['Short name', p.shortName],
+          ['Name beside the logo', p.showNameWithLogo ? 'Shown' : 'Not shown (the logo alone, once one is uploaded)'],
           ['Tagline', dash(p.tagline)],
           ['Description', <span className="whitespace-pre-line">{dash(p.description)}</span>],
         ]}
@@ -168,7 +170,22 @@ function ProfileView({ record: p }: { record: CompanyProfile }) {
         ]}
       />
       <Section title="Contact" rows={[['Procurement e-mail', <span className="break-all">{dash(p.procurementEmail)}</span>]]} />
-      <Section title="Compliance statements" rows={[['Statements', bullets(p.complianceStatements)]]} />
+      <Section
+        title="Compliance statements"
+        rows={[
+          [
+            'Statements',
+            bullets(
+              p.complianceStatements.map((c) => (
+                <>
+                  {c.text} <Badge tone={c.status === 'yes' ? 'success' : 'muted'}>{COMPLIANCE_STATUS_LABELS[c.status]}</Badge>
+                  {c.status === 'no' && <span className="text-muted"> (not shown)</span>}
+                </>
+              )),
+            ),
+          ],
+        ]}
+      />
       <Section
         title="Marketing figures"
         rows={[

@@ -12,6 +12,8 @@ export const companyProfile = pgTable(
     singleton: boolean('singleton').notNull().default(true).unique(),
     legalName: text('legal_name').notNull(),
     shortName: text('short_name').notNull(),
+    /** With an uploaded logo, show the short name beside it in the header (off: the logo alone). */
+    showNameWithLogo: boolean('show_name_with_logo').notNull().default(false),
     tagline: text('tagline'),
     description: text('description'),
     uei: text('uei'),
@@ -23,7 +25,7 @@ export const companyProfile = pgTable(
     procurementTypes: jsonb('procurement_types').$type<string[]>().notNull().default([]),
     naicsCodes: jsonb('naics_codes').$type<CompanyProfileValues['naicsCodes']>().notNull().default([]),
     procurementEmail: text('procurement_email'),
-    complianceStatements: jsonb('compliance_statements').$type<string[]>().notNull().default([]),
+    complianceStatements: jsonb('compliance_statements').$type<CompanyProfileValues['complianceStatements']>().notNull().default([]),
     figures: jsonb('figures')
       .$type<CompanyProfileValues['figures']>()
       .notNull()
