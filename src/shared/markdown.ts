@@ -1,16 +1,64 @@
 import MarkdownIt from 'markdown-it';
+import { imageSrcset, type ImageMeta } from './images';
 
 /*
  * An insight's text is Markdown (markdown-it, CommonMark with tables), rendered the same way on
  * the article page and in the back office's preview. Raw HTML is off: whatever an author types
  * between angle brackets is shown as text. Links keep to http(s), mail and site paths
- * (markdown-it refuses javascript:, vbscript:, file: and data: other than images); images are off
- * (an article's picture is its featured image, which the site sizes). Headings start at h2: the
- * article's title is its page's h1.
+ * (markdown-it refuses javascript:, vbscript:, file: and data: other than images). An image is shown
+ * only when it is the site's own (an upload, or a path of this site), sized from the upload's
+ * metadata so nothing moves as it loads; another site's image is a link to it. Headings start at
+ * h2: the article's title is its page's h1.
  */
 
 const md = new MarkdownIt('default', { html: false, linkify: true, typographer: false });
-md.disable(['image']);
+
+/** What a render knows besides the text: the uploads' sizes and variants, by URL (SiteContent['images']). */
+interface RenderEnv extends Record<string, unknown> {
+  images?: Readonly<Record<string, ImageMeta>>;
+}
+
+/** An uploaded image's stored name (content-addressed: `images/<32 hex>.<ext>`), wherever it is stored. */
+const UPLOAD_NAME = /\/images\/[0-9a-f]{32}\.[a-z]+$/;
+
+/** Whether an article may show this image: an upload, or a path of this site (not `//host`). */
+export function isOwnImage(src: string): boolean {
+  return /^\/(?!\/)/.test(src) || UPLOAD_NAME.test(src);
+}
+
+/** The width an article's column gives an image (InsightArticle.astro: max-w-3xl less padding). */
+const ARTICLE_IMAGE_SIZES = '(min-width: 768px) 720px, 100vw';
+
+md.renderer.rules.image = (tokens, idx, options, env) => {
+  const token = tokens[idx]!;
+  const { images } = env as RenderEnv;
+  const src = String(token.attrGet('src') ?? '');
+  const alt = md.renderer.renderInlineAsText(token.children ?? [], options, env);
+  const esc = md.utils.escapeHtml;
+  // Another site's image is not fetched from the page: a link to it (an http one), else its words.
+  if (!isOwnImage(src)) return /^https?:\/\//i.test(src) ? `<a href="${esc(src)}" rel="noopener">${esc(alt || src)}</a>` : esc(alt);
+  const meta = images?.[src];
+  const srcset = meta && imageSrcset(src, meta);
+  const attrs = [
+    `src="${esc(src)}"`,
+    `alt="${esc(alt)}"`,
+    ...(meta ? [`width="${meta.width}"`, `height="${meta.height}"`] : []),
+    ...(srcset ? [`srcset="${esc(srcset)}"`, `sizes="${ARTICLE_IMAGE_SIZES}"`] : []),
+    'loading="lazy"',
+    'decoding="async"',
+  ];
+  return `<img ${attrs.join(' ')}>`;
+};
+
+/** The addresses of the images an article's text shows (for their sizes, and the editor's notes). */
+export function articleImageUrls(source: string): string[] {
+  if (!source.includes('![')) return [];
+  const urls: string[] = [];
+  for (const token of md.parse(withParagraphs(source), {})) {
+    for (const child of token.children ?? []) if (child.type === 'image') urls.push(String(child.attrGet('src') ?? ''));
+  }
+  return urls.filter(Boolean);
+}
 
 /** `#` and `##` are both section headings (h2: the page's h1 is the title), `###` an h3 and so on. */
 md.core.ruler.push('article_headings', (state) => {
@@ -56,9 +104,9 @@ export function withParagraphs(source: string): string {
   return out.join('\n');
 }
 
-/** The article's text as HTML (escaped, links checked): for `set:html` and the back office preview. */
-export function articleHtml(source: string): string {
-  return md.render(withParagraphs(source));
+/** The article's text as HTML (escaped, links checked, images sized from `images`): for `set:html` and the back office preview. */
+export function articleHtml(source: string, images?: Readonly<Record<string, ImageMeta>>): string {
+  return md.render(withParagraphs(source), { images } satisfies RenderEnv);
 }
 
 /** The article's words without the Markdown: for feeds, structured data and counts. */

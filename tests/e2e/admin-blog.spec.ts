@@ -1,7 +1,27 @@
+import type { Page } from '@playwright/test';
 import { expect, openTab, test, toast, unique } from './helpers/admin';
+import { axeViolations } from './axe';
 
 // Several saves and refetches per test on a 2-core machine shared with rebuilds: triple the timeout.
 test.slow();
+
+/** Blog → New Insight: its dialog, the text, the toolbar and preview, and a way out that discards. */
+async function newInsightEditor(page: Page) {
+  await openTab(page, 'Blog');
+  await page.getByRole('button', { name: 'New Insight' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New Insight' });
+  return {
+    dialog,
+    content: dialog.getByLabel('Content', { exact: true }),
+    toolbar: dialog.getByRole('toolbar', { name: 'Formatting' }),
+    preview: dialog.getByRole('region', { name: 'Preview' }),
+    discard: async () => {
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      const confirm = page.getByRole('alertdialog');
+      if (await confirm.isVisible()) await confirm.getByRole('button', { name: /Discard/ }).click();
+    },
+  };
+}
 
 test(
   '[ADMIN][BLOG]: a new insight: validation, slug from the title, publish stamps a date, edit, delete',
@@ -72,12 +92,7 @@ test(
 test('[ADMIN][BLOG]: the text editor writes Markdown with its toolbar and previews it as the article page will show it; nothing in it runs', async ({
   page,
 }) => {
-  await openTab(page, 'Blog');
-  await page.getByRole('button', { name: 'New Insight' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New Insight' });
-  const content = dialog.getByLabel('Content', { exact: true });
-  const toolbar = dialog.getByRole('toolbar', { name: 'Formatting' });
-  const preview = dialog.getByRole('region', { name: 'Preview' });
+  const { content, toolbar, preview, discard } = await newInsightEditor(page);
 
   await content.fill('Compliance matters');
   // The last word selected, then Bold: the marks around it, the word still selected.
@@ -103,14 +118,12 @@ test('[ADMIN][BLOG]: the text editor writes Markdown with its toolbar and previe
   await content.pressSequentially('SAM');
   await content.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(el.value.length - 3, el.value.length));
   await toolbar.getByRole('button', { name: 'Link' }).click();
-  // The address is selected, ready to be typed over.
+  // The caret waits for the address between the parentheses.
   await expect(content).toBeFocused();
-  expect(await content.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd))).toBe('https://');
+  expect(await content.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart))).toBe(')');
   await page.keyboard.type('https://sam.gov');
   await expect(preview.getByRole('link', { name: 'SAM' })).toHaveAttribute('href', 'https://sam.gov');
   await expect(preview.getByRole('link', { name: 'SAM' })).toHaveAttribute('rel', 'noopener');
-
-  for (const name of ['Italic', 'Bulleted list', 'Quote']) await expect(toolbar.getByRole('button', { name })).toBeVisible();
 
   // What tries to run stays text or is no link at all.
   await content.fill(
@@ -119,7 +132,181 @@ test('[ADMIN][BLOG]: the text editor writes Markdown with its toolbar and previe
   await expect(preview).toContainText('<script>window.__xss=1</script>');
   await expect(preview.locator('img, script, a[href^="javascript"]')).toHaveCount(0);
   expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  const discard = page.getByRole('alertdialog');
-  if (await discard.isVisible()) await discard.getByRole('button', { name: /Discard/ }).click();
+  await discard();
+});
+
+/**
+ * A text and its selection in one string: `|` is the caret, `[…]` a selection (the test texts
+ * hold neither character otherwise, but for the link's own brackets, written `\[` and `\]`).
+ */
+function parseMarked(marked: string): { value: string; start: number; end: number } {
+  const tokens = marked.split(/(\\\[|\\\]|\||\[|\])/).filter((t) => t !== '');
+  let value = '';
+  let start = -1;
+  let end = -1;
+  for (const t of tokens) {
+    if (t === '|') start = end = value.length;
+    else if (t === '[') start = value.length;
+    else if (t === ']') end = value.length;
+    else value += t === '\\[' ? '[' : t === '\\]' ? ']' : t;
+  }
+  return { value, start, end };
+}
+const marked = (value: string, start: number, end: number) => {
+  const esc = (s: string) => s.replace(/\[/g, '\\[').replace(/\]/g, '\\]');
+  return start === end
+    ? esc(value.slice(0, start)) + '|' + esc(value.slice(start))
+    : esc(value.slice(0, start)) + '[' + esc(value.slice(start, end)) + ']' + esc(value.slice(end));
+};
+
+/** Each toolbar button in the five cases: an empty line, mid-line, a selection, several lines (and pressed again), then undo. */
+const TOOLBAR_CASES: Record<string, [before: string, after: string][]> = {
+  Heading: [
+    ['Intro\n|', 'Intro\n## |'],
+    ['Sam|pling', '## Sam|pling'],
+    ['Intro\nSam[pling]', 'Intro\n## Sam[pling]'],
+    ['[One\n\nTwo]', '[## One\n\n## Two]'],
+    ['[## One\n\n## Two]', '[One\n\nTwo]'],
+  ],
+  Bold: [
+    ['|', '**|**'],
+    ['ab|cd', 'ab**|**cd'],
+    ['a [bc] d', 'a **[bc]** d'],
+    ['[a\nb]', '**[a\nb]**'],
+    ['a **[bc]** d', 'a [bc] d'],
+  ],
+  Italic: [
+    ['|', '_|_'],
+    ['ab|cd', 'ab_|_cd'],
+    ['a [bc] d', 'a _[bc]_ d'],
+    ['[a\nb]', '_[a\nb]_'],
+    ['a _[bc]_ d', 'a [bc] d'],
+  ],
+  Code: [
+    ['|', '`|`'],
+    ['ab|cd', 'ab`|`cd'],
+    ['run [npm test]', 'run `[npm test]`'],
+    ['[a\nb]', '`[a\nb]`'],
+    ['run `[npm test]`', 'run [npm test]'],
+  ],
+  'Bulleted list': [
+    ['Intro\n|', 'Intro\n- |'],
+    ['Sam|pling', '- Sam|pling'],
+    ['Sam[pling]', '- Sam[pling]'],
+    ['[One\nTwo\n\nThree]', '[- One\n- Two\n\n- Three]'],
+    ['[- One\n- Two]', '[One\nTwo]'],
+  ],
+  'Numbered list': [
+    ['Intro\n|', 'Intro\n1. |'],
+    ['Sam|pling', '1. Sam|pling'],
+    ['Sam[pling]', '1. Sam[pling]'],
+    ['[One\nTwo\nThree]', '[1. One\n2. Two\n3. Three]'],
+    ['[1. One\n2. Two]', '[One\nTwo]'],
+  ],
+  Quote: [
+    ['Intro\n|', 'Intro\n> |'],
+    ['Sam|pling', '> Sam|pling'],
+    ['Sam[pling]', '> Sam[pling]'],
+    ['[One\nTwo]', '[> One\n> Two]'],
+    ['[> One\n> Two]', '[One\nTwo]'],
+  ],
+  Link: [
+    ['|', '\\[|\\]()'],
+    ['ab|cd', 'ab\\[|\\]()cd'],
+    ['see [SAM]', 'see \\[SAM\\](|)'],
+    ['[a\nb]', '\\[a\nb\\](|)'],
+  ],
+};
+
+test('[ADMIN][BLOG][EDITOR]: every toolbar button keeps every keystroke: on an empty line, mid-line, a selection, several lines, pressed again, and one undo step each', async ({
+  page,
+}) => {
+  const { content, toolbar, discard } = await newInsightEditor(page);
+  const state = () => content.evaluate((el: HTMLTextAreaElement) => [el.value, el.selectionStart, el.selectionEnd] as const);
+  const setTo = async (notation: string) => {
+    const { value, start, end } = parseMarked(notation);
+    // Typed over all of it as a paste would (React hears an input event), then the selection: one round trip.
+    await content.evaluate(
+      (el: HTMLTextAreaElement, [text, s, e]) => {
+        el.focus();
+        el.select();
+        document.execCommand('insertText', false, text as string);
+        el.setSelectionRange(s as number, e as number);
+      },
+      [value, start, end] as const,
+    );
+  };
+  for (const [name, cases] of Object.entries(TOOLBAR_CASES)) {
+    for (const [before, after] of cases) {
+      await setTo(before);
+      await toolbar.getByRole('button', { name, exact: true }).click();
+      const [value, start, end] = await state();
+      expect(marked(value, start, end), `${name} on ${JSON.stringify(before)}`).toBe(after);
+      await expect(content).toBeFocused();
+    }
+    // Undo: one Ctrl+Z takes back the whole action, and the text is as it was.
+    await setTo('Sam|pling');
+    await page.keyboard.type('X');
+    await toolbar.getByRole('button', { name, exact: true }).click();
+    await page.keyboard.press('Control+z');
+    expect((await state())[0], `${name} undone`).toBe('SamXpling');
+  }
+  // The next key typed after a mark lands after it: nothing is selected to be typed over.
+  await setTo('Intro\n|');
+  await toolbar.getByRole('button', { name: 'Heading' }).click();
+  await page.keyboard.type('Scope');
+  await expect(content).toHaveValue('Intro\n## Scope');
+  // Ctrl+B, Ctrl+I and Ctrl+K do what Bold, Italic and Link do.
+  for (const [key, after] of [
+    ['b', 'a **[bc]** d'],
+    ['i', 'a _[bc]_ d'],
+    ['k', 'a \\[bc\\](|) d'],
+  ] as const) {
+    await setTo('a [bc] d');
+    await content.press(`Control+${key}`);
+    const [value, start, end] = await state();
+    expect(marked(value, start, end), `Ctrl+${key}`).toBe(after);
+  }
+  await discard();
+});
+
+test('[ADMIN][BLOG][EDITOR]: Image puts an uploaded picture with its alternative text at the caret; another site’s image is refused and explained', async ({
+  page,
+}) => {
+  const { dialog, content, toolbar, preview, discard } = await newInsightEditor(page);
+  await content.fill('Intro paragraph.\nClosing line.');
+  await content.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(16, 16));
+
+  await toolbar.getByRole('button', { name: 'Image', exact: true }).click();
+  const insert = page.getByRole('dialog', { name: 'Insert an image' });
+  await insert.getByRole('button', { name: 'Insert image' }).click();
+  await expect(insert.getByText('Choose an image from the library, or upload one')).toBeVisible();
+  const { default: sharp } = await import('sharp');
+  const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#1d4f7a' } })
+    .png()
+    .toBuffer();
+  await insert.getByLabel('Image file').setInputFiles({ name: `dock-${unique()}.png`, mimeType: 'image/png', buffer: png });
+  await expect(insert.getByRole('button', { name: 'Remove image' })).toBeVisible();
+  await insert.getByRole('button', { name: 'Insert image' }).click();
+  await expect(insert.getByText('Describe the image, or mark it as decorative')).toBeVisible();
+  await expect(insert.getByLabel(/^Alternative text/)).toBeFocused();
+  expect(await axeViolations(page, { include: '[role="dialog"]:last-of-type', wcag: true })).toEqual([]);
+  await insert.getByLabel(/^Alternative text/).fill('Pallets at the loading dock');
+  await insert.getByRole('button', { name: 'Insert image' }).click();
+  await expect(insert).toBeHidden();
+  // In its own paragraph where the caret was, the caret after it, the focus back in the text.
+  await expect(content).toBeFocused();
+  const value = await content.inputValue();
+  expect(value).toMatch(
+    /^Intro paragraph\.\n\n!\[Pallets at the loading dock\]\(\/uploads\/images\/[0-9a-f]{32}\.png\)\n\nClosing line\.$/,
+  );
+  expect(await content.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart))).toBe('\n\nClosing line.');
+  await expect(preview.getByRole('img', { name: 'Pallets at the loading dock' })).toBeVisible();
+
+  // Another site's picture: a link in the article, and the editor says why.
+  await content.fill('![Chart](https://example.com/chart.png)');
+  await expect(dialog.getByText(/An image from another website is shown in the article as a link/)).toBeVisible();
+  await expect(preview.getByRole('link', { name: 'Chart' })).toHaveAttribute('href', 'https://example.com/chart.png');
+  await expect(preview.locator('img')).toHaveCount(0);
+  await discard();
 });

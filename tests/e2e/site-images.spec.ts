@@ -25,6 +25,8 @@ let header: Versioned;
 let about: Versioned | null;
 let insightId: number | undefined;
 let photo: Buffer;
+/** Two photos uploaded for real and placed inside the article's text (their sizes and variants known). */
+let inline: { url: string; width: number; height: number }[] = [];
 
 async function patchActive(section: string, values: Record<string, unknown>) {
   const current = (await (await admin.get(`/api/content/${section}/active`)).json()) as Versioned;
@@ -50,12 +52,29 @@ test.beforeAll(async ({ adminState }) => {
   about = (await (await admin.get('/api/content/about/active')).json()) as Versioned | null;
   await patchActive('header', { backgroundImage: HERO, backgroundImageAlt: '' });
   if (about) await patchActive('about', { imageUrl: ABOUT, imageAlt: 'Our procurement team reviewing a contract' });
+  inline = [];
+  for (const [width, height] of [
+    [1600, 900],
+    [900, 1200],
+  ] as const) {
+    const res = await admin.post('/api/upload/image', {
+      multipart: { image: { name: `inline-${width}-${id}.jpg`, mimeType: 'image/jpeg', buffer: await photoJpeg(width, height) } },
+    });
+    expect(res.ok(), await res.text()).toBe(true);
+    inline.push({ ...((await res.json()) as { url: string }), width, height });
+  }
   const created = await admin.post('/api/admin/insights', {
     data: {
       title: `Pictured insight ${id}`,
       slug,
       excerpt: 'An insight with a featured photo.',
-      content: 'An article body long enough to be valid. '.repeat(4),
+      content: [
+        'An article body long enough to be valid. '.repeat(4),
+        `![Pallets staged at the loading dock](${inline[0]!.url})`,
+        'More words between the two pictures, so the second sits further down the page. '.repeat(6),
+        `![](${inline[1]!.url})`,
+        'The end of the article.',
+      ].join('\n\n'),
       authorName: 'Dana Reyes',
       authorTitle: 'Procurement Lead',
       featuredImage: FEATURED,
@@ -121,6 +140,41 @@ for (const width of [390, 1280]) {
     await expect(page.locator('main > section').first().locator('img[src^="/images/art/"]')).toHaveCount(0);
   });
 }
+
+test('[SITE][IMAGES] photos inside an article: sized from the upload (width, height, srcset), lazy, alt as written, and nothing moves as they arrive', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 900 });
+  const served = await servePhotos(page);
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cls: number };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!e.hadRecentInput) w.__cls += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`/insights/${slug}`);
+  const images = page.locator('.article-body img');
+  await expect(images).toHaveCount(2);
+  for (const [i, alt] of ['Pallets staged at the loading dock', ''].entries()) {
+    const img = images.nth(i);
+    await expect(img).toHaveAttribute('src', inline[i]!.url);
+    await expect(img).toHaveAttribute('alt', alt);
+    await expect(img).toHaveAttribute('width', String(inline[i]!.width));
+    await expect(img).toHaveAttribute('height', String(inline[i]!.height));
+    await expect(img).toHaveAttribute('loading', 'lazy');
+    expect(await img.getAttribute('srcset')).toMatch(/-\d+w\.webp \d+w/);
+  }
+  // Scrolled through as a reader does: each photo arrives late, and the text around it stays put.
+  for (const i of [0, 1]) {
+    await images.nth(i).scrollIntoViewIfNeeded();
+    await expect.poll(() => images.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  }
+  expect(served.some((path) => path.startsWith(inline[0]!.url.replace(/\.jpg$/, '')))).toBe(true);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+});
 
 const imagePages = () => ['/', '/about', '/insights', `/insights/${slug}`];
 for (const width of [390, 1280]) {

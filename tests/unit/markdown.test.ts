@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { articleHtml, articlePlainText, withParagraphs } from '#shared/markdown.ts';
+import { articleHtml, articleImageUrls, articlePlainText, withParagraphs } from '#shared/markdown.ts';
 
 describe('[SITE][MARKDOWN] an insight’s text as the article page shows it', () => {
   it('text written before Markdown reads as it did: each line a paragraph, blank lines make none', () => {
@@ -53,5 +53,35 @@ describe('[SITE][MARKDOWN] an insight’s text as the article page shows it', ()
     expect(articlePlainText('# Outlook\n**Bold** claim with a [link](https://sam.gov).\n- item `code`')).toBe(
       'Outlook\n\nBold claim with a link.\n\nitem code',
     );
+  });
+
+  it('an uploaded image is shown sized from its upload (width, height, srcset), lazy; without metadata, still the site’s own', () => {
+    const url = '/uploads/images/0123456789abcdef0123456789abcdef.jpg';
+    const images = { [url]: { width: 1600, height: 900, variantWidths: [480, 960] } };
+    expect(articleHtml(`![Dock & pallets](${url})`, images)).toBe(
+      `<p><img src="${url}" alt="Dock &amp; pallets" width="1600" height="900" ` +
+        `srcset="/uploads/images/0123456789abcdef0123456789abcdef-480w.webp 480w, /uploads/images/0123456789abcdef0123456789abcdef-960w.webp 960w, ${url} 1600w" ` +
+        `sizes="(min-width: 768px) 720px, 100vw" loading="lazy" decoding="async"></p>\n`,
+    );
+    expect(articleHtml('![](/images/art/sourcing.svg)')).toBe(
+      '<p><img src="/images/art/sourcing.svg" alt="" loading="lazy" decoding="async"></p>\n',
+    );
+    // An upload kept in blob storage is the site's own too.
+    expect(articleHtml('![x](https://store.example.com/images/0123456789abcdef0123456789abcdef.png)')).toContain(
+      '<img src="https://store.example.com/',
+    );
+  });
+
+  it('another site’s image is a link to it, never fetched; a data: or protocol-relative one is only its words', () => {
+    expect(articleHtml('![Chart](https://example.com/chart.png)')).toBe(
+      '<p><a href="https://example.com/chart.png" rel="noopener">Chart</a></p>\n',
+    );
+    expect(articleHtml('![Dot](data:image/png;base64,iVBORw0KGgo=)')).toBe('<p>Dot</p>\n');
+    expect(articleHtml('![Far](//example.com/a.png)')).not.toContain('<img');
+    expect(articleImageUrls('No images.')).toEqual([]);
+    expect(articleImageUrls('![a](/uploads/images/a.png) and ![b](https://x.test/b.png)')).toEqual([
+      '/uploads/images/a.png',
+      'https://x.test/b.png',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { inArray } from 'drizzle-orm';
 import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
 import { lastExpiry } from '#shared/company.ts';
+import { articleImageUrls } from '#shared/markdown.ts';
 import type { ImageMeta } from '#shared/images.ts';
 import { closeDb, getDb, type Db, type Tx } from '../db/client';
 import { uploads } from '../db/schema';
@@ -120,7 +121,7 @@ async function collect(db: Db | Tx, known: Map<number, InsightEntry> | undefined
       header?.logoDark,
       ...Object.values(blocks).flatMap((b) => [b?.imageUrl, b?.backgroundImage]),
       ...services.map((s) => s.imageSrc),
-      ...insights.map((i) => i.featuredImage),
+      ...insights.flatMap((i) => [i.featuredImage, ...articleImageUrls(i.content)]),
       company.founderPhoto,
     ]),
   };
