@@ -1,9 +1,9 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Spinner } from '#components/ui/spinner.tsx';
 import { ToastProvider } from '#components/ui/toast.tsx';
 import { createQueryClient } from '#lib/query-client.ts';
 import { currentUserQuery } from './api/session';
+import { AdminLoadingFrame } from './components/admin-frame';
 import { AdminShell } from './components/admin-shell';
 import { UnsavedChangesProvider } from './components/unsaved-changes';
 
@@ -21,7 +21,7 @@ export function AdminApp() {
   );
 }
 
-/** Spinner while the current user loads; no user, or not an admin → /auth. */
+/** The frame with a spinner and skeletons while the current user loads; no user, or not an admin → /auth. */
 function AdminGuard() {
   const { data: user, isPending, isError } = useQuery(currentUserQuery);
   const allowed = user?.role === 'admin';
@@ -29,12 +29,6 @@ function AdminGuard() {
     if (!isPending && (isError || !allowed)) window.location.replace('/auth');
   }, [isPending, isError, allowed]);
 
-  if (isPending) {
-    return (
-      <div className="flex min-h-screen items-center justify-center">
-        <Spinner label="Checking your session" />
-      </div>
-    );
-  }
+  if (isPending) return <AdminLoadingFrame />;
   return <AdminShell user={allowed ? user : null} />;
 }

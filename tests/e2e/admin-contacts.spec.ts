@@ -168,6 +168,75 @@ test('[ADMIN][CONTACTS][A11Y]: at 390 px the tab and the Respond dialog fit, wor
   await expect(respond).toBeFocused();
 });
 
+test('[ADMIN][CONTACTS]: from 320 to 1280 px every row’s status and Respond are on screen, addresses wrap at their dots and hyphens, the preview shows two lines', async ({
+  page,
+}) => {
+  const id = unique();
+  const name = `Wide Layout ${id}`;
+  await submitThroughApi(page, {
+    name,
+    email: `procurement.officer.with.a.long.address.${id}@veterans-affairs.agency.gov`,
+    company: 'Department of Veterans Affairs',
+    phone: '202-555-0143',
+    message:
+      'We need forty rugged laptops by June with TAA documentation, three years of on-site support and delivery to four regional offices. Please quote.',
+  });
+  await openTab(page, 'Contacts');
+  await expect(page.getByRole('row').filter({ hasText: name })).toBeVisible();
+  for (const width of [320, 390, 768, 1024, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const seen = await page.evaluate((rowName) => {
+      const vw = document.documentElement.clientWidth;
+      const offEdge: string[] = [];
+      const region = document.querySelector('[aria-label="Contact submissions table"]')!;
+      const rows = [...region.querySelectorAll('tbody tr')];
+      for (const row of rows) {
+        for (const control of row.querySelectorAll('select[aria-label^="Status of"], button[aria-label^="Respond to"]')) {
+          const r = control.getBoundingClientRect();
+          if (r.width === 0 || r.left < 0 || r.right > vw) offEdge.push(control.getAttribute('aria-label')!);
+        }
+      }
+      const mine = rows.find((r) => r.textContent!.includes(rowName))!;
+      const preview = mine.querySelector('p[title]')!;
+      const previewLines = Math.round(preview.getBoundingClientRect().height / parseFloat(getComputedStyle(preview).lineHeight));
+      // The address as drawn, line by line: each character's line is the top of its box.
+      const lines: string[] = [];
+      let top: number | null = null;
+      const walker = document.createTreeWalker(mine.querySelector('a[href^="mailto:"]')!, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let i = 0; i < node.textContent!.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const y = Math.round(range.getBoundingClientRect().top);
+          if (top === null || y > top + 2) lines.push(node.textContent![i]!);
+          else lines.push(`${lines.pop()!}${node.textContent![i]!}`);
+          top = y;
+        }
+      }
+      return {
+        rows: rows.length,
+        scrollsSideways: document.documentElement.scrollWidth > vw,
+        // Nor past its own card's edge.
+        tableFits: region.querySelector('table')!.getBoundingClientRect().right <= region.getBoundingClientRect().right + 1,
+        offEdge,
+        twoLinesOrMore: previewLines >= 2,
+        // Before "@" or a dot, or after a hyphen.
+        badBreaks: lines.slice(1).filter((line, i) => !/^[@.]/.test(line) && !lines[i]!.endsWith('-')),
+        lines,
+      };
+    }, name);
+    expect(seen.rows, `${width}`).toBeGreaterThan(0);
+    expect({ ...seen, lines: undefined }, `${width}: ${seen.lines.join(' | ')}`).toMatchObject({
+      scrollsSideways: false,
+      tableFits: true,
+      offEdge: [],
+      twoLinesOrMore: true,
+      badBreaks: [],
+    });
+  }
+});
+
 test(
   '[ADMIN][CONTACTS]: pages of 50 with Load more, the search asked of the server, and the counts from the server',
   { tag: '@db' },

@@ -222,10 +222,11 @@ test('[ADMIN][IMAGES][LIBRARY]: an earlier upload is chosen from the library; an
 }) => {
   await page.setViewportSize({ width: 390, height: 900 });
   const tag = unique();
-  const put = async (name: string, background: string) => {
-    const buffer = await sharp({ create: { width: 800, height: 600, channels: 3, background } })
-      .png()
-      .toBuffer();
+  const put = async (name: string, background: string | { r: number; g: number; b: number; alpha: number }, logo = false) => {
+    let image = sharp({ create: { width: 800, height: 600, channels: logo ? 4 : 3, background } });
+    // A white logo on a transparent background: a white square in the middle.
+    if (logo) image = image.composite([{ input: { create: { width: 400, height: 300, channels: 4, background: '#ffffff' } } }]);
+    const buffer = await image.png().toBuffer();
     const res = await page.request.post('/api/upload/image', {
       multipart: { image: { name, mimeType: 'image/png', buffer } },
       headers: { origin: baseURL! },
@@ -234,7 +235,7 @@ test('[ADMIN][IMAGES][LIBRARY]: an earlier upload is chosen from the library; an
     return ((await res.json()) as { url: string }).url;
   };
   const photo = await put(`founder-${tag}.png`, '#2a7f62');
-  const spare = await put(`spare-${tag}.png`, '#7f2a62');
+  const spare = await put(`spare-${tag}.png`, { r: 255, g: 255, b: 255, alpha: 0 }, true);
   const original = (await (await page.request.get('/api/admin/company-profile')).json()) as { founderPhoto: string | null };
   try {
     await openTab(page, 'About');
@@ -250,6 +251,14 @@ test('[ADMIN][IMAGES][LIBRARY]: an earlier upload is chosen from the library; an
     await expect(item).toContainText('800 × 600');
     await expect(item).toContainText('Not used anywhere');
     expect(await axeViolations(page, { include: '[role="dialog"]', label: 'library 390' })).toEqual([]);
+    // The white logo is seen: its tile has a backdrop of another shade behind the transparency.
+    const logoTile = library
+      .getByRole('listitem')
+      .filter({ hasText: `spare-${tag}.png` })
+      .locator('img');
+    await expect(logoTile).toHaveJSProperty('complete', true);
+    const { channels } = await sharp(await logoTile.screenshot()).stats();
+    expect(Math.min(...channels.slice(0, 3).map((c) => c.min))).toBeLessThan(220);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await library.getByRole('button', { name: `Use this image: founder-${tag}.png` }).click();

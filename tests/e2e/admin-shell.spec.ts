@@ -6,9 +6,23 @@ anon('[ADMIN][SHELL]: signed out, /admin redirects to /auth', async ({ page }) =
   await expect(page).toHaveURL(/\/auth$/);
 });
 
-test('[ADMIN][SHELL]: header badge and the nine tabs', async ({ page }) => {
-  await page.goto('/admin');
+test('[ADMIN][SHELL]: header badge and the nine tabs, drawn as a frame with skeletons before the app runs', async ({ page }) => {
+  // The page's scripts are held back: what shows is the static HTML alone.
+  const held: (() => Promise<void>)[] = [];
+  let holding = true;
+  await page.route('**/_astro/*.js', (route) => (holding ? void held.push(() => route.continue()) : route.continue()));
+  await page.goto('/admin', { waitUntil: 'commit' });
+  await expect(page.getByRole('heading', { name: 'Back Office' })).toBeVisible();
+  await expect(page.getByLabel('Loading the back office')).toBeVisible();
+  const contacts = page.locator('main').getByText('Contacts', { exact: true });
+  const before = (await contacts.boundingBox())!;
+  holding = false;
+  await Promise.all(held.map((go) => go()));
   await expect(page.getByText('admin (Admin)')).toBeVisible();
+  // The app draws the same frame: the tabs are where their stand-ins were.
+  const after = (await page.getByRole('tab', { name: /^Contacts/ }).boundingBox())!;
+  expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(1);
+  expect(Math.abs(after.x - before.x)).toBeLessThanOrEqual(1);
   const tabs = page.getByRole('tablist', { name: 'Back office sections' }).getByRole('tab');
   // The Contacts tab also shows how many inquiries are new, when there are any.
   await expect(tabs).toHaveText([
@@ -26,6 +40,25 @@ test('[ADMIN][SHELL]: header badge and the nine tabs', async ({ page }) => {
   await page.getByRole('tab', { name: 'Templates' }).click();
   await expect(page.getByRole('heading', { name: 'Email Templates' })).toBeVisible();
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+});
+
+test('[ADMIN][SHELL]: while the server cannot be reached, the header says so instead of "Live since"', async ({ page }) => {
+  await page.clock.install();
+  await page.goto('/admin');
+  await expect(page.getByText('admin (Admin)')).toBeVisible();
+  const header = page.getByRole('banner');
+  const unreachable = header.getByText("Cannot reach the server: the site's status is unknown.");
+  // The first answer is in (the polls are timed from here on).
+  await expect(header.getByText(/^Live since/)).toBeVisible();
+  await expect(unreachable).toBeHidden();
+  await page.route('**/api/admin/publish/status', (route) => route.abort('connectionrefused'));
+  await page.clock.fastForward(31_000);
+  await expect(unreachable).toBeVisible();
+  await expect(header.getByText(/^Live since/)).toBeHidden();
+  // Back as soon as the server answers again.
+  await page.unroute('**/api/admin/publish/status');
+  await page.clock.fastForward(6000);
+  await expect(unreachable).toBeHidden();
 });
 
 test('[ADMIN][SHELL]: each tab’s code is fetched only when the tab is first opened', async ({ page }) => {

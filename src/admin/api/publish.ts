@@ -22,7 +22,8 @@ export const changedPageQuery = queryOptions({
 
 /**
  * GET /api/admin/publish/status: polled every 2 s while a publish is queued or building, every
- * 30 s otherwise. A server without the endpoint (404) yields null, and polling stops.
+ * 30 s otherwise, every 5 s after a failed poll. A server without the endpoint (404) yields null,
+ * and polling stops.
  */
 export const publishStatusQuery = queryOptions({
   queryKey: publishKeys.status,
@@ -38,6 +39,8 @@ export const publishStatusQuery = queryOptions({
   refetchInterval: (query) => {
     const data = query.state.data;
     if (data === null) return false;
+    // Unreachable: ask again soon, so the header says so only while it lasts.
+    if (query.state.status === 'error') return 5000;
     return data?.state === 'queued' || data?.state === 'building' ? 2000 : 30_000;
   },
 });

@@ -6,6 +6,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '#components/ui/tabs.ts
 import type { SessionUser } from '#shared/session.ts';
 import { NewInquiriesCount } from '../tabs/contacts/new-count';
 import { ActivityButton } from './activity-dialog';
+import { AdminFrame, TAB_LIST_CLASS, TAB_NAMES, TAB_TRIGGER_CLASS, type TabValue } from './admin-frame';
 import { IdleWarning } from './idle-warning';
 import { lazyNamed } from './lazy-form';
 import { LaunchBanner } from './launch-site';
@@ -18,19 +19,19 @@ import { useGuardedTab } from './unsaved-changes';
 type Lazy = LazyExoticComponent<ComponentType>;
 const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Lazy => lazyNamed(load, name);
 
-/** SPEC 2.15 tabs, in order, then Company; each tab's code is fetched the first time it is opened. */
-const TABS: { value: string; label: string; Panel: Lazy }[] = [
-  { value: 'contacts', label: 'Contacts', Panel: named(() => import('../tabs/contacts/contacts-tab'), 'ContactsTab') },
-  { value: 'homepage', label: 'Homepage', Panel: named(() => import('../tabs/homepage/homepage-tab'), 'HomepageTab') },
-  { value: 'services', label: 'Services', Panel: named(() => import('../tabs/services/services-tab'), 'ServicesTab') },
-  { value: 'documents', label: 'Documents', Panel: named(() => import('../tabs/documents/documents-tab'), 'DocumentsTab') },
-  { value: 'about', label: 'About', Panel: named(() => import('../tabs/about/about-tab'), 'AboutTab') },
-  { value: 'blog', label: 'Blog', Panel: named(() => import('../tabs/blog/blog-tab'), 'BlogTab') },
-  { value: 'account', label: 'Account', Panel: lazy(() => import('../tabs/account/account-tab')) },
-  { value: 'templates', label: 'Templates', Panel: named(() => import('../tabs/templates/templates-tab'), 'TemplatesTab') },
-  // Beyond the spec's eight: the business's identity, which every public page reads.
-  { value: 'company', label: 'Company', Panel: named(() => import('../tabs/company/company-tab'), 'CompanyTab') },
-];
+/** Each tab's code, fetched the first time it is opened. */
+const PANELS: Record<TabValue, Lazy> = {
+  contacts: named(() => import('../tabs/contacts/contacts-tab'), 'ContactsTab'),
+  homepage: named(() => import('../tabs/homepage/homepage-tab'), 'HomepageTab'),
+  services: named(() => import('../tabs/services/services-tab'), 'ServicesTab'),
+  documents: named(() => import('../tabs/documents/documents-tab'), 'DocumentsTab'),
+  about: named(() => import('../tabs/about/about-tab'), 'AboutTab'),
+  blog: named(() => import('../tabs/blog/blog-tab'), 'BlogTab'),
+  account: lazy(() => import('../tabs/account/account-tab')),
+  templates: named(() => import('../tabs/templates/templates-tab'), 'TemplatesTab'),
+  company: named(() => import('../tabs/company/company-tab'), 'CompanyTab'),
+};
+const TABS = TAB_NAMES.map((t) => ({ ...t, Panel: PANELS[t.value] }));
 
 /** Keeps the open tab visible in the phone's scrolling row of tabs. */
 function scrollIntoRow(el: HTMLElement | null) {
@@ -62,21 +63,9 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
   }, [onValueChange]);
 
   return (
-    <div className="min-h-screen bg-surface">
-      {/* Sticky from 40rem: whether (and since when) the site is live stays in view while editing. On a
-          phone the header is one compact row that scrolls away; its status and account controls open
-          from Menu. */}
-      <header className="border-b border-line bg-white sm:sticky sm:top-0 sm:z-40">
-        <div className="container-page flex flex-wrap items-center justify-between gap-x-3 py-2 sm:py-4">
-          <div className="flex min-w-0 items-center gap-3">
-            <a
-              href="/"
-              className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
-            >
-              ← Website
-            </a>
-            <h1 className="text-lg font-bold sm:text-xl">Back Office</h1>
-          </div>
+    <AdminFrame
+      headerEnd={
+        <>
           <Button
             variant="secondary"
             size="sm"
@@ -97,35 +86,29 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
             {user && <SignOutButton />}
           </div>
           {user && <IdleWarning />}
-        </div>
-      </header>
-      <main className="container-page py-6">
-        {user && <LeadDeliveryBanner />}
-        {user && <LaunchBanner />}
-        <Tabs value={tab} onValueChange={select} activationMode="manual">
-          {/* On a phone the tabs are one row that scrolls sideways (the open one scrolled into view). */}
-          <TabsList aria-label="Back office sections" className="max-sm:flex-nowrap max-sm:overflow-x-auto">
-            {TABS.map((t) => (
-              <TabsTrigger
-                key={t.value}
-                value={t.value}
-                className="shrink-0 whitespace-nowrap"
-                ref={t.value === tab ? scrollIntoRow : undefined}
-              >
-                {t.label}
-                {t.value === 'contacts' && user && <NewInquiriesCount />}
-              </TabsTrigger>
-            ))}
-          </TabsList>
-          {TABS.map(({ value, label, Panel }) => (
-            <TabsContent key={value} value={value}>
-              <Suspense fallback={<LoadingRows rows={4} label={`Loading ${label}`} />}>
-                <Panel />
-              </Suspense>
-            </TabsContent>
+        </>
+      }
+    >
+      {user && <LeadDeliveryBanner />}
+      {user && <LaunchBanner />}
+      <Tabs value={tab} onValueChange={select} activationMode="manual">
+        {/* On a phone the tabs are one row that scrolls sideways (the open one scrolled into view). */}
+        <TabsList aria-label="Back office sections" className={TAB_LIST_CLASS}>
+          {TABS.map((t) => (
+            <TabsTrigger key={t.value} value={t.value} className={TAB_TRIGGER_CLASS} ref={t.value === tab ? scrollIntoRow : undefined}>
+              {t.label}
+              {t.value === 'contacts' && user && <NewInquiriesCount />}
+            </TabsTrigger>
           ))}
-        </Tabs>
-      </main>
-    </div>
+        </TabsList>
+        {TABS.map(({ value, label, Panel }) => (
+          <TabsContent key={value} value={value}>
+            <Suspense fallback={<LoadingRows rows={4} label={`Loading ${label}`} />}>
+              <Panel />
+            </Suspense>
+          </TabsContent>
+        ))}
+      </Tabs>
+    </AdminFrame>
   );
 }

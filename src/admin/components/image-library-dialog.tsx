@@ -89,7 +89,7 @@ export function ImageLibraryDialog({
                 loading="lazy"
                 width={96}
                 height={72}
-                className="h-18 w-24 shrink-0 rounded bg-surface object-contain"
+                className="bg-checkerboard h-18 w-24 shrink-0 rounded object-contain"
               />
               <div className="min-w-0 flex-1 space-y-1 text-sm">
                 <p className="font-medium break-all text-ink">{image.name}</p>

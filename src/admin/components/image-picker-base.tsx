@@ -93,7 +93,7 @@ export function ImagePickerBase({
           <img
             src={preview}
             alt={alt ? `Preview: ${alt}` : `Preview of the ${label.toLowerCase()}`}
-            className="h-28 w-fit max-w-full rounded-md border border-line bg-surface object-contain sm:max-w-xs"
+            className="bg-checkerboard h-28 w-fit max-w-full rounded-md border border-line object-contain sm:max-w-xs"
             onError={() => setBroken(preview)}
           />
           <div className="min-w-0 flex-1 space-y-2">

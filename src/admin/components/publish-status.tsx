@@ -2,7 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Spinner } from '#components/ui/spinner.tsx';
+import { ApiError } from '#lib/api-client.ts';
 import { changedPageQuery, publishStatusQuery, useRetryPublish } from '../api/publish';
+
+const GATEWAY_DOWN = new Set([502, 503, 504]);
 
 function ago(iso: string, now: number): string {
   const s = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
@@ -15,10 +18,12 @@ function ago(iso: string, now: number): string {
 /**
  * Whether the public site is up to date: "Live since 6:42 PM (12 s ago)" with "View on site" for
  * the page the last save changed once that save is live, "Publishing…", or the last failure with
- * Retry. Renders nothing when the server has no publish status (404) or it fails.
+ * Retry. While the server cannot be reached (the browser is offline, or the last poll got no
+ * answer, or only its proxy answered) it says so instead of a "Live since" that can no longer be checked. Renders nothing when
+ * the server has no publish status (404) or answers with an error.
  */
 export function PublishStatus() {
-  const { data } = useQuery(publishStatusQuery);
+  const { data, error, fetchStatus } = useQuery(publishStatusQuery);
   const { data: changed } = useQuery(changedPageQuery);
   const retry = useRetryPublish();
   const [now, setNow] = useState(() => Date.now());
@@ -26,10 +31,15 @@ export function PublishStatus() {
     const timer = setInterval(() => setNow(Date.now()), 5000);
     return () => clearInterval(timer);
   }, []);
-  if (!data) return null;
+  // No answer at all, or a proxy's answer that the server behind it is down.
+  const unreachable = fetchStatus === 'paused' || (error !== null && (!(error instanceof ApiError) || GATEWAY_DOWN.has(error.status)));
 
   let body;
-  if (data.state === 'queued' || data.state === 'building') {
+  if (unreachable) {
+    body = <span className="text-danger">Cannot reach the server: the site&apos;s status is unknown.</span>;
+  } else if (!data) {
+    return null;
+  } else if (data.state === 'queued' || data.state === 'building') {
     body = (
       <span className="inline-flex items-center gap-2">
         <Spinner label="Publishing" className="[&>span:first-child]:h-4 [&>span:first-child]:w-4" />

@@ -2,8 +2,9 @@ import type { ReactNode } from 'react';
 import { cn } from '#components/ui/cn.ts';
 
 /**
- * A list table that becomes stacked cards below 48rem (the `stack-table` rules in admin.css): give
- * each cell after the first a `data-label` with its column's name, shown above it on a phone.
+ * A list table that becomes stacked cards below 48rem, or inside a `@container/wide-table` box
+ * narrower than 60rem (the `stack-table` rules in admin.css): give each cell after the first a
+ * `data-label` with its column's name, shown above it on a card.
  */
 export function StackTable({ columns, className, children }: { columns: readonly string[]; className?: string; children: ReactNode }) {
   return (

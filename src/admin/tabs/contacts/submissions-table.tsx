@@ -8,6 +8,7 @@ import { formatDateTime } from '../../components/load-state';
 import { StackTable } from '../../components/stack-table';
 import { BuyerFactsLine } from './buyer-facts-line';
 import { DeliveryBadge } from './delivery';
+import { EmailAddress } from './email-address';
 
 export const STATUS_LABELS: Record<SubmissionStatus, string> = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed' };
 const isKnown = (s: string): s is SubmissionStatus => (SUBMISSION_STATUSES as readonly string[]).includes(s);
@@ -26,20 +27,19 @@ export function SubmissionsTable({
   const setSpam = useSetSpam();
   const now = new Date();
   return (
-    // Between 48rem and 56rem the table scrolls sideways: a scrolling region must be reachable by
-    // keyboard to be scrolled without a mouse. On a phone its rows are stacked cards instead.
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <div className="md:overflow-x-auto" tabIndex={0} role="region" aria-label="Contact submissions table">
-      <StackTable columns={['Name', 'Email', 'Company', 'Phone', 'Message', 'Date', 'Status', 'Actions']} className="md:min-w-[56rem]">
+    // Eight columns need about 60rem: until its box is that wide (a phone, a tablet, a narrow window) each
+    // row is a card, so every row's status and Respond stay on screen and nothing scrolls sideways.
+    <div className="@container/wide-table" role="region" aria-label="Contact submissions table">
+      <StackTable columns={['Name', 'Email', 'Company', 'Phone', 'Message', 'Date', 'Status', 'Actions']}>
         {rows.map((s) => {
           const overdue = isOverdue(s, now);
           const last = s.responses.at(-1);
           return (
-            <tr key={s.id} className={`border-line align-top md:border-b ${overdue ? 'bg-amber-50' : ''}`}>
+            <tr key={s.id} className={`border-b border-line align-top ${overdue ? 'bg-amber-50' : ''}`}>
               <td className="py-2 pr-3 font-medium text-ink">{s.name}</td>
-              <td data-label="Email" className="py-2 pr-3 [overflow-wrap:anywhere]">
+              <td data-label="Email" className="py-2 pr-3">
                 <a className="underline" href={`mailto:${s.email}`}>
-                  {s.email}
+                  <EmailAddress email={s.email} />
                 </a>
               </td>
               {s.company ? (
@@ -47,18 +47,18 @@ export function SubmissionsTable({
                   {s.company}
                 </td>
               ) : (
-                <td className="py-0 pr-3 md:py-2" />
+                <td className="py-2 pr-3 stacked:py-0" />
               )}
               {s.phone ? (
-                <td data-label="Phone" className="py-2 pr-3">
+                <td data-label="Phone" className="py-2 pr-3 whitespace-nowrap">
                   {s.phone}
                 </td>
               ) : (
-                <td className="py-0 pr-3 md:py-2" />
+                <td className="py-2 pr-3 stacked:py-0" />
               )}
-              <td data-label="Message" className="py-2 pr-3 md:max-w-[16rem]">
+              <td data-label="Message" className="max-w-[16rem] min-w-[11rem] py-2 pr-3 stacked:max-w-none">
                 <BuyerFactsLine facts={s} />
-                <p className="line-clamp-2 break-words" title={s.message}>
+                <p className="line-clamp-2 break-words stacked:line-clamp-3" title={s.message}>
                   {s.message}
                 </p>
                 {spamView && s.spamReason && <p className="mt-1 text-xs text-muted">Held as spam: {s.spamReason}</p>}
@@ -68,7 +68,7 @@ export function SubmissionsTable({
                 {overdue && <Badge className="mt-1 block w-fit bg-amber-200 text-amber-950">Overdue</Badge>}
               </td>
               <td className="py-2 pr-3">
-                <div className="flex flex-col gap-1 md:min-w-[9rem]">
+                <div className="flex min-w-[9rem] flex-col gap-1 stacked:max-w-xs">
                   {!isKnown(s.status) && <Badge tone="muted">Unknown</Badge>}
                   <Select
                     aria-label={`Status of ${s.name}`}
