@@ -84,6 +84,12 @@ export const DOCUMENT_CATEGORY_LABELS: Record<DocumentCategory, string> = {
 
 export const SUBMISSION_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+/** How the back office (and the CSV export) words each status. */
+export const SUBMISSION_STATUS_LABELS: Record<SubmissionStatus, string> = {
+  pending: 'Pending',
+  in_progress: 'In Progress',
+  completed: 'Completed',
+};
 
 /** What a buyer says they are on the contact form ("I am…"), stored in contact_submission.buyer_type. */
 export { BUYER_TYPES, BUYER_TYPE_LABELS, type BuyerType } from './contact-rules';

@@ -52,6 +52,24 @@ export function csvCell(value: unknown): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
+/**
+ * A moment as a person reads it in the business's time zone: "Jan 1, 2024, 12:05 PM EST". One
+ * formatter per export (building one per cell would be slow). ICU puts a narrow no-break space
+ * before AM/PM; a plain one reads the same and survives every spreadsheet's import.
+ */
+export function readableDateTime(timeZone: string): (value: Date) => string {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+  return (value) => format.format(value).replace(/\u202f/g, ' ');
+}
+
 /** CSV lines, each ended by CRLF (so batches of them can be concatenated as they stream). */
 export function toCsvRows(rows: readonly (readonly unknown[])[]): string {
   return rows.map((r) => `${r.map(csvCell).join(',')}\r\n`).join('');

@@ -167,22 +167,28 @@ test('[ADMIN][COMPANY][NAICS]: the official 2022 list fills a row by code or wor
   const form = page.getByRole('form', { name: 'Edit company profile' });
   const row = (n: number) => form.getByRole('listitem').filter({ has: page.getByLabel(`Code (NAICS code ${n})`) });
 
-  // The starting profile's 443142 (Electronics Stores) was replaced in 2022.
-  await expect(row(2)).toContainText('443142 is not a 2022 NAICS code.');
+  // The starting profile's 443142 (Electronics Stores) was replaced in 2022 by 449210.
+  await expect(row(2)).toContainText(
+    '443142 is not a 2022 NAICS code. It was retired in 2022; its successor: 449210 Electronics and Appliance Retailers.',
+  );
   await row(2).getByRole('button', { name: 'Find official code for NAICS code 2' }).click();
   const dialog = page.getByRole('dialog', { name: 'Find the official NAICS code' });
-  const search = dialog.getByLabel('Code or words');
+  const search = dialog.getByRole('combobox', { name: 'Code or words' });
   await expect(search).toBeFocused();
-  await expect(search).toHaveValue('Electronics Stores');
-  await expect(dialog.getByRole('status')).toHaveText('No 2022 NAICS code matches “Electronics Stores”.');
   await search.fill('electronics retail');
   await expect(dialog.getByRole('status')).toHaveText('1 match.');
+  // The retired code itself brings its successor.
+  await search.fill('443142');
+  await expect(dialog.getByRole('status')).toHaveText('443142 is a 2017 code, retired in 2022. Its 2022 successor is listed.');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  // Chosen by keyboard: Tab from the search box to the match, then Enter.
-  await search.press('Tab');
-  await expect(dialog.getByRole('button', { name: /^449210 Electronics and Appliance Retailers/ })).toBeFocused();
-  await page.keyboard.press('Enter');
+  // Chosen by keyboard: the arrow keys highlight a result, Enter takes it.
+  const successor = dialog.getByRole('option', { name: /^449210 Electronics and Appliance Retailers/ });
+  await expect(successor).toHaveAttribute('aria-selected', 'false');
+  await search.press('ArrowDown');
+  await expect(successor).toHaveAttribute('aria-selected', 'true');
+  await expect(search).toHaveAttribute('aria-activedescendant', (await successor.getAttribute('id'))!);
+  await search.press('Enter');
   await expect(dialog).toBeHidden();
   await expect(row(2).getByLabel('Code (NAICS code 2)')).toHaveValue('449210');
   await expect(row(2).getByLabel('Official title (NAICS code 2)')).toHaveValue('Electronics and Appliance Retailers');
@@ -201,7 +207,7 @@ test('[ADMIN][COMPANY][NAICS]: the official 2022 list fills a row by code or wor
   await added.getByRole('button', { name: 'Find official code for NAICS code 7' }).click();
   await dialog.getByLabel('Code or words').fill('5415');
   await expect(dialog.getByRole('status')).toHaveText('4 matches.');
-  await dialog.getByRole('button', { name: /^541519 / }).click();
+  await dialog.getByRole('option', { name: /^541519 / }).click();
   await expect(added.getByLabel('Code (NAICS code 7)')).toHaveValue('541519');
   await expect(added.getByLabel('Official title (NAICS code 7)')).toHaveValue('Other Computer Related Services');
 
@@ -347,7 +353,7 @@ test('[ADMIN][COMPANY][PAST PERFORMANCE]: an entry and the founder saved in the 
     await leadership.getByLabel('Title (optional)').fill('Founder and CEO');
     await leadership.getByLabel('Short story (optional)').fill('Twenty years in federal supply before founding the business.');
     await leadership.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(toast(page)).toContainText('Company profile updated');
+    await expect(toast(page)).toContainText('Leadership updated');
 
     await expect(async () => {
       await visitor.goto('/about');

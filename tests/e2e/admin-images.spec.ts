@@ -265,10 +265,12 @@ test('[ADMIN][IMAGES][LIBRARY]: an earlier upload is chosen from the library; an
     await expect(library).toBeHidden();
     await expect(picker.getByRole('img')).toHaveAttribute('src', photo);
     await expect(picker.getByLabel('Alt text')).toBeFocused();
+    // The picker names the file as it was uploaded, not by its stored (hashed) name.
+    await expect(picker.getByText(`founder-${tag}.png`, { exact: true })).toBeVisible();
     await page.keyboard.type('The founder at her desk');
     await leadership.getByLabel('Name').fill(`Dana Reyes ${tag}`);
     await leadership.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(toast(page)).toContainText('Company profile updated');
+    await expect(toast(page)).toContainText('Leadership updated');
     // The view shows the photo as a thumbnail with its alt text beside it.
     await expect(leadership.locator(`img[src="${photo}"]`)).toBeVisible();
     await expect(leadership).toContainText('Alt text: The founder at her desk');

@@ -250,7 +250,7 @@ describe('[LEADS][API] CSV export', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="contact-submissions-\d{4}-\d{2}-\d{2}\.csv"$/);
     const csv = (await res.text()).replace(/^\uFEFF/, '');
     expect(csv.split('\r\n')[0]).toBe(
-      '"ID","Received","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response","Buyer type","Solicitation","Response due"',
+      '"ID","Received","Received (UTC, ISO 8601)","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response","Buyer type","Solicitation","Response due"',
     );
     const line = csv.split('\r\n').find((l) => l.startsWith(`"${id}",`))!;
     expect(line).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
@@ -274,5 +274,50 @@ describe('[LEADS][API] CSV export', () => {
     const bad = await t.as(t.admin, 'GET', '/api/contact-submissions/export?status=archived');
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toBe('Status must be all, pending, in_progress or completed');
+  });
+
+  it('reads as the back office shows it: times in the business time zone (set in the back office) beside ISO, labels, BOM and CRLF', async () => {
+    const id = await submit({ name: 'José Núñez-Ærø', buyerType: 'government', solicitation: 'W912-26', responseDue: '2026-12-03' });
+    await t.s.db
+      .update(contactSubmissions)
+      .set({ createdAt: new Date(Date.UTC(2026, 0, 15, 17, 5)) })
+      .where(eq(contactSubmissions.id, id));
+    expect((await t.as(t.admin, 'PATCH', `/api/contact-submissions/${id}/status`, { status: 'in_progress' })).status).toBe(200);
+    const exported = async () => {
+      const res = await t.as(t.admin, 'GET', `/api/contact-submissions/export?q=${encodeURIComponent('Núñez')}`);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      // A UTF-8 byte-order mark first (Excel reads UTF-8 only after one), then CRLF-ended lines.
+      expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const lines = new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes).split('\r\n');
+      expect(lines).toHaveLength(3);
+      expect(lines[2]).toBe('');
+      return lines[1];
+    };
+    const tz = (method: string, json?: unknown) => t.as(t.admin, method, '/api/admin/time-zone', json);
+    expect(await (await tz('GET')).json()).toEqual({ timeZone: 'America/New_York' });
+    expect(await exported()).toBe(
+      `"${id}","Jan 15, 2026, 12:05 PM EST","2026-01-15T17:05:00.000Z","José Núñez-Ærø","jane@agency.gov","VA","555 0100","In Progress","no","We need 40 laptops by June.","0","","Government buyer","W912-26","Dec 3, 2026"`,
+    );
+
+    // An unknown zone, an overlong or empty one, or no field: a 400 that changes nothing.
+    for (const [body, message] of [
+      [{ timeZone: 'Mars/Olympus_Mons' }, 'Choose a time zone from the list'],
+      [{ timeZone: `America/${'x'.repeat(60)}` }, 'Time zone must be at most 64 characters'],
+      [{ timeZone: ' ' }, 'Time zone is required'],
+      [{}, 'Time zone is required'],
+    ] as const) {
+      const bad = await tz('PUT', body);
+      expect(bad.status).toBe(400);
+      expect((await bad.json()).message).toBe(message);
+    }
+    expect(await (await tz('GET')).json()).toEqual({ timeZone: 'America/New_York' });
+
+    const set = await tz('PUT', { timeZone: 'Asia/Tokyo' });
+    expect(set.status).toBe(200);
+    expect(await set.json()).toEqual({ timeZone: 'Asia/Tokyo' });
+    const audited = await t.s.db.select().from(auditLog).where(eq(auditLog.entity, 'business-time-zone'));
+    expect(audited.map((a) => [a.before, a.after])).toEqual([[{ timeZone: 'America/New_York' }, { timeZone: 'Asia/Tokyo' }]]);
+    expect(await exported()).toMatch(new RegExp(`^"${id}","Jan 16, 2026, 2:05 AM GMT\\+9","2026-01-15T17:05:00.000Z",`));
+    expect((await tz('PUT', { timeZone: 'America/New_York' })).status).toBe(200);
   });
 });

@@ -109,6 +109,9 @@ describe('the media library: GET /api/admin/images and DELETE /api/admin/images/
     expect((await list('?q=%25')).total).toBe(0);
     expect((await list('?q=_')).total).toBe(0);
     expect(await list('?q=truck&page=2')).toMatchObject({ images: [], total: 1, page: 2 });
+    // One upload by its address: a picker shows its original name, not the stored hash.
+    expect((await list(`?url=${encodeURIComponent(truck)}`)).images.map((i) => [i.url, i.name])).toEqual([[truck, 'Harbor truck.png']]);
+    expect((await list(`?url=${encodeURIComponent('https://example.com/truck.png')}`)).total).toBe(0);
 
     // Where each is used: live content, an earlier version of a block, a variant inside a text.
     const [service] = await ctx.s.db.select().from(services).orderBy(services.id).limit(1);
@@ -144,11 +147,11 @@ describe('the media library: GET /api/admin/images and DELETE /api/admin/images/
   });
 
   it('[SECURITY] refuses bad queries with 400 and a message, and needs an administrator', async () => {
-    for (const query of ['?page=0', '?page=abc', '?page=1.5', `?q=${'x'.repeat(201)}`]) {
+    for (const query of ['?page=0', '?page=abc', '?page=1.5', `?q=${'x'.repeat(201)}`, `?url=${'x'.repeat(2049)}`]) {
       const res = await ctx.as(ctx.admin, 'GET', `/api/admin/images${query}`);
       expect(res.status, query).toBe(400);
       expect(((await res.json()) as { message: string }).message, query).toMatch(
-        /Page must be a whole number from 1|Search must be at most 200 characters/,
+        /Page must be a whole number from 1|Search must be at most 200 characters|URL must be at most 2048 characters/,
       );
     }
     expect((await ctx.as('', 'GET', '/api/admin/images')).status).toBe(401);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadNaics, naicsTitle, searchNaics, sectorOf } from '../../src/admin/tabs/company/naics';
+import { loadNaics, naicsTitle, searchNaics, sectorOf, successorsOf } from '../../src/admin/tabs/company/naics';
+import { SUCCESSORS_2022 } from '../../src/admin/tabs/company/naics-successors';
 
 describe('the 2022 NAICS list', async () => {
   const list = await loadNaics();
@@ -43,5 +44,20 @@ describe('the 2022 NAICS list', async () => {
     expect(searchNaics(list, '   ')).toEqual([]);
     expect(searchNaics(list, 'xyzzy')).toEqual([]);
     expect(searchNaics(list, '99')).toEqual([]);
+  });
+
+  it('names the 2022 successors of retired 2017 codes, every one a 2022 code, and none for a current code', () => {
+    expect(successorsOf(list, '443142')).toEqual([['449210', 'Electronics and Appliance Retailers']]);
+    expect(successorsOf(list, '511210')).toEqual([['513210', 'Software Publishers']]);
+    expect(successorsOf(list, '519130').map(([c]) => c)).toEqual(['516210', '519290']);
+    expect(successorsOf(list, '423430')).toEqual([]);
+    expect(successorsOf(list, 'constructor')).toEqual([]);
+    for (const [retired, successors] of Object.entries(SUCCESSORS_2022)) {
+      expect(naicsTitle(list, retired), retired).toBeUndefined();
+      expect(
+        successorsOf(list, retired).map(([c]) => c),
+        retired,
+      ).toEqual(successors);
+    }
   });
 });

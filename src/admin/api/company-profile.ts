@@ -6,6 +6,8 @@ import { useAdminMutation } from './mutation';
 
 export type CompanyProfile = Stored<typeof companyRecordSchema>;
 
+const COMPANY_PROFILE = { success: 'Company profile updated', failure: 'Failed to update the company profile' };
+
 const companyKeys = { profile: ['admin', 'company-profile'] as const };
 
 /** GET /api/admin/company-profile: the business's identity, one record. */
@@ -14,13 +16,16 @@ export const companyProfileQuery = queryOptions({
   queryFn: () => api.get<CompanyProfile>('/api/admin/company-profile'),
 });
 
-/** PATCH /api/admin/company-profile with only the changed fields and the version they were based on. */
-export function useSaveCompanyProfile() {
+/**
+ * PATCH /api/admin/company-profile with only the changed fields and the version they were based on.
+ * `what` names the part saved in the toasts (the About tab's Leadership is kept in the profile too).
+ */
+export function useSaveCompanyProfile(what: { success: string; failure: string } = COMPANY_PROFILE) {
   return useAdminMutation<{ version: number; values: Record<string, unknown>; page?: string }, CompanyProfile>({
     mutationFn: ({ version, values }) => api.patch<CompanyProfile>('/api/admin/company-profile', { ...values, version }),
     invalidate: [companyKeys.profile],
     page: (vars) => vars.page ?? '/services/federal',
-    success: 'Company profile updated',
-    failure: 'Failed to update the company profile',
+    success: what.success,
+    failure: what.failure,
   });
 }

@@ -18,6 +18,17 @@ export const imageLibraryQuery = (q: string, page: number) =>
     staleTime: 0,
   });
 
+/**
+ * The original file name of the upload at `url` (null for an address that is no upload of ours, such
+ * as a pasted link): a picker shows it rather than the stored name, which is a hash of the content.
+ */
+export const uploadNameQuery = (url: string) =>
+  queryOptions({
+    queryKey: [...keys.all, 'name', url],
+    queryFn: async () => (await api.get<LibraryPage>(`${PATH}?${new URLSearchParams({ url })}`)).images[0]?.name ?? null,
+    staleTime: 60_000,
+  });
+
 /** Deletes an image nothing uses; the server refuses one in use, naming where (the toast says it). */
 export function useDeleteLibraryImage() {
   return useAdminMutation<number>({

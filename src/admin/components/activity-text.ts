@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../api/audit';
+import { SUBMISSION_STATUS_LABELS } from '#shared/constants.ts';
 
 /*
  * The Activity list in sentences ("Changed the home page title from “A” to “B”."), written from
@@ -55,6 +56,7 @@ const KINDS: Record<string, Kind> = {
   company_profile: { noun: 'the company profile', single: true },
   'capability-statement': { noun: 'the capability statement choice', single: true, fields: { useGenerated: 'use generated statement' } },
   'site-launch': { noun: 'the site’s visibility to search engines', single: true, fields: { launched: 'launched' } },
+  'business-time-zone': { noun: 'the business time zone', single: true, fields: { timeZone: 'time zone' } },
   'starter-content': { noun: 'starter item', fields: { starter: 'starter content' } },
 };
 
@@ -97,7 +99,7 @@ const NAME_KEYS = ['title', 'name', 'buttonText', 'fileName', 'originalName', 's
 /** A list row's own name: changing it is a rename. */
 const RENAME_KEYS = new Set(['title', 'name', 'buttonText']);
 const MAX_VALUE = 80;
-const STATUS_LABELS: Record<string, string> = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed' };
+const STATUS_LABELS: Record<string, string> = SUBMISSION_STATUS_LABELS;
 
 type Row = Record<string, unknown>;
 

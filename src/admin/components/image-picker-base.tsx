@@ -1,8 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { LIMITS } from '#shared/constants.ts';
 import { imageTypeOfUrl } from '#shared/images.ts';
+import { uploadNameQuery } from '../api/images';
 import { ProgressBar } from './progress-bar';
 import { useImagePicker, type PickerRules } from './use-image-picker';
 
@@ -68,6 +70,7 @@ export function ImagePickerBase({
   };
 
   const preview = pending ?? url;
+  const uploadName = useQuery({ ...uploadNameQuery(url), enabled: Boolean(url) && !pending });
   const describedBy = [description && `${id}-desc`, formError && `${id}-form-error`, `${id}-error`].filter(Boolean).join(' ');
 
   return (
@@ -97,7 +100,7 @@ export function ImagePickerBase({
             onError={() => setBroken(preview)}
           />
           <div className="min-w-0 flex-1 space-y-2">
-            <p className="text-xs break-all text-muted">{pending ? 'Uploading…' : url}</p>
+            <p className="text-xs break-all text-muted">{pending ? 'Uploading…' : (uploadName.data ?? url)}</p>
             {!pending && (
               <Button size="sm" variant="secondary" onClick={() => void remove()} disabled={busy}>
                 Remove image

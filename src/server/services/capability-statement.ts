@@ -1,9 +1,9 @@
 import type { CapabilityStatementSetting } from '#shared/schemas/capability-statement.ts';
 import type { Db } from '../db/client';
-import { appMeta } from '../db/schema';
 import { recordChange } from '../content/changes';
 import { CAPABILITY_STATEMENT_KEY as KEY, getCapabilityStatementSetting } from '../content/public-content';
-import { recordAudit, type Actor } from './audit';
+import { storeSetting } from './app-setting';
+import type { Actor } from './audit';
 
 /*
  * The Documents tab's "Use generated statement", kept as one app_meta row (a setting, not a
@@ -11,22 +11,14 @@ import { recordAudit, type Actor } from './audit';
  * unless an uploaded capability statement is active (shared/documents.ts).
  */
 
-const ENTITY = 'capability-statement';
-
 /** Stores the choice with its audit row in one transaction, then publishes. */
 export async function setCapabilityStatementSetting(db: Db, setting: CapabilityStatementSetting, actor: Actor) {
   await db.transaction(async (tx) => {
     const before = await getCapabilityStatementSetting(tx);
-    await tx
-      .insert(appMeta)
-      .values({ key: KEY, value: setting })
-      .onConflictDoUpdate({ target: appMeta.key, set: { value: setting } });
-    await recordAudit(tx, actor, {
-      action: 'update',
-      entity: ENTITY,
-      entityId: KEY,
+    await storeSetting(tx, actor, {
+      key: KEY,
       before,
-      after: { useGenerated: setting.useGenerated },
+      value: { useGenerated: setting.useGenerated },
       subject: 'Use generated statement',
     });
   });

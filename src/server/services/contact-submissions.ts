@@ -3,12 +3,15 @@ import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { SubmissionStatus } from '#shared/constants.ts';
 import type { ContactResponseView, SubmissionCounts, SubmissionView as View } from '#shared/responses.ts';
-import { toCsvRows } from '#shared/leads.ts';
+import { buyerTypeLabel, formatDueDate } from '#shared/buyer-facts.ts';
+import { SUBMISSION_STATUS_LABELS } from '#shared/constants.ts';
+import { readableDateTime, toCsvRows } from '#shared/leads.ts';
 import type { SubmissionFilter, SubmissionPageQuery } from '#shared/schemas/contact-submission.ts';
 import type { Db } from '../db/client';
 import { contactResponses, contactSubmissions, mailOutbox, users, type ContactSubmission } from '../db/schema';
 import { HttpError } from '../http';
 import { recordAudit, type Actor } from './audit';
+import { getBusinessTimeZone } from './business-time-zone';
 import { queueResponse } from './lead-mail';
 
 type ResponseView = ContactResponseView<Date>;
@@ -424,6 +427,7 @@ export async function respondToSubmission(db: Db, id: number, message: string, a
 const CSV_HEADER = [
   'ID',
   'Received',
+  'Received (UTC, ISO 8601)',
   'Name',
   'Email',
   'Company',
@@ -459,9 +463,14 @@ const lastReplyAt = sql<Date | null>`(select max(${cr.sentAt}) from ${cr} where 
 /**
  * The tab's current filter as CSV, safe to open in a spreadsheet (formula-like cells
  * neutralised), produced batch by batch from a keyset cursor: each yielded string is the CSV of
- * one batch (the first is the header), so a caller can stream it.
+ * one batch (the first is the header), so a caller can stream it. Written for a person: times in
+ * the business's time zone ("Jan 1, 2024, 12:05 PM EST", with the received time also in ISO 8601
+ * UTC for machines), statuses and buyer types as the Contacts tab words them, due dates as dates.
  */
 export async function* exportSubmissionsCsv(db: Db, filter: SubmissionFilter, batch = EXPORT_BATCH): AsyncGenerator<string> {
+  const readable = readableDateTime((await getBusinessTimeZone(db)).timeZone);
+  const status = (value: string) =>
+    Object.hasOwn(SUBMISSION_STATUS_LABELS, value) ? SUBMISSION_STATUS_LABELS[value as SubmissionStatus] : value;
   yield toCsvRows([CSV_HEADER]);
   const where = filterWhere(filter);
   const matching = walkedWhere(filter);
@@ -480,19 +489,20 @@ export async function* exportSubmissionsCsv(db: Db, filter: SubmissionFilter, ba
       yield toCsvRows(
         rows.map(({ row: s, replies, lastReplyAt }) => [
           s.id,
-          s.createdAt,
+          readable(s.createdAt),
+          s.createdAt.toISOString(),
           s.name,
           s.email,
           s.company,
           s.phone,
-          s.status,
+          status(s.status),
           s.isSpam ? 'yes' : 'no',
           s.message,
           replies,
-          lastReplyAt ?? '',
-          s.buyerType,
+          lastReplyAt ? readable(lastReplyAt) : '',
+          buyerTypeLabel(s.buyerType),
           s.solicitation,
-          s.responseDue,
+          s.responseDue ? formatDueDate(s.responseDue, { year: true }) : '',
         ]),
       );
       if (rows.length < batch) break;

@@ -181,11 +181,12 @@ const LIBRARY_PAGE_SIZE = 24;
 /** The variant of `url` for width `w`. */
 const variantUrl = (url: string, w: number) => url.replace(/\.[a-z]+$/, `-${w}w.webp`);
 
-/** GET /api/admin/images: a page of uploaded images, newest first, found by file name. */
-export async function listLibrary(db: Db, { query, page }: { query: string; page: number }): Promise<LibraryPage> {
+/** GET /api/admin/images: a page of uploaded images, newest first, found by file name (or the one at `url`). */
+export async function listLibrary(db: Db, { query, page, url }: { query: string; page: number; url?: string }): Promise<LibraryPage> {
   const words = query.trim().slice(0, LIMITS.shortText);
   const where = and(
     eq(uploads.kind, 'image'),
+    url === undefined ? undefined : eq(uploads.url, url),
     words ? ilike(uploads.originalName, `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
   );
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(uploads).where(where);

@@ -17,9 +17,13 @@ export const imageDeleteSchema = z.object({
   filename: z.string().max(200).regex(IMAGE_FILENAME, 'Invalid image file name'),
 });
 
-/** GET /api/admin/images: words of a file name, and a page number. */
+/**
+ * GET /api/admin/images: words of a file name, and a page number; or one image's address (`url`),
+ * which finds that upload alone (a picker shows the file's original name, not its stored one).
+ */
 export const imageLibraryQuerySchema = z.object({
   q: z.string().max(200, 'Search must be at most 200 characters').default(''),
+  url: z.string().max(2048, 'URL must be at most 2048 characters').optional(),
   page: z.coerce
     .number({ error: 'Page must be a whole number from 1' })
     .int('Page must be a whole number from 1')

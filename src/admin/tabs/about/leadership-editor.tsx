@@ -28,7 +28,7 @@ const KEYS = ['founderName', 'founderTitle', 'founderPhoto', 'founderPhotoAlt', 
 /** Leadership on /about: the founder's name, title, photo and story, kept in the company profile. */
 export function LeadershipEditor() {
   const query = useQuery({ ...companyProfileQuery, select: (p: CompanyProfile) => [p] });
-  const save = useSaveCompanyProfile();
+  const save = useSaveCompanyProfile({ success: 'Leadership updated', failure: 'Failed to update leadership' });
   return (
     <RecordEditor
       title="Leadership"

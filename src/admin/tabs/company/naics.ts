@@ -1,3 +1,5 @@
+import { SUCCESSORS_2022 } from './naics-successors';
+
 /*
  * The official 2022 NAICS national industries (the 1,012 six-digit codes and their titles, as the
  * U.S. Census Bureau publishes them), searched by code or by words. The list is a data file of its
@@ -38,6 +40,15 @@ const SECTORS: Record<string, string> = {
 /** The sector an industry belongs to. */
 export function sectorOf(code: string): string {
   return SECTORS[code.slice(0, 2)] ?? '';
+}
+
+/**
+ * The 2022 successors of a code the 2022 revision retired (443142 → 449210 Electronics and Appliance
+ * Retailers), with their titles; empty for any other code.
+ */
+export function successorsOf(list: readonly NaicsEntry[], code: string): NaicsEntry[] {
+  const successors = Object.hasOwn(SUCCESSORS_2022, code) ? SUCCESSORS_2022[code]! : [];
+  return list.filter(([c]) => successors.includes(c));
 }
 
 let loading: Promise<readonly NaicsEntry[]> | undefined;

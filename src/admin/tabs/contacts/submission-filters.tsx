@@ -2,9 +2,14 @@ import { useEffect, useId, useState } from 'react';
 import { Button } from '#components/ui/button.tsx';
 import { Input } from '#components/ui/input.tsx';
 import { Select } from '#components/ui/select.tsx';
-import { BUYER_TYPES, BUYER_TYPE_LABELS, LIMITS, SUBMISSION_STATUSES } from '#shared/constants.ts';
+import {
+  BUYER_TYPES,
+  BUYER_TYPE_LABELS,
+  LIMITS,
+  SUBMISSION_STATUSES,
+  SUBMISSION_STATUS_LABELS as STATUS_LABELS,
+} from '#shared/constants.ts';
 import type { SubmissionsFilter } from '../../api/contact-submissions';
-import { STATUS_LABELS } from './submissions-table';
 
 /** The value, once it has stopped changing for `ms` (the search asks the server after typing pauses). */
 export function useDebounced<T>(value: T, ms: number): T {

@@ -14,6 +14,7 @@ import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
 import { EditorCard, LoadingRows } from '../../components/load-state';
 import { SubmissionFilters, searchable, useDebounced } from './submission-filters';
 import { SubmissionsTable } from './submissions-table';
+import { TimeZoneForm } from './time-zone-form';
 
 // The reply form (react-hook-form and the shared zod schema) loads with the first reply, so the
 // Contacts tab, the one the back office opens on, does not wait for it.
@@ -108,6 +109,7 @@ export function SubmissionsCard() {
       </p>
       <SubmissionFilters filter={typed} onChange={setTyped} spamCount={counts.data?.spam} />
       <div aria-busy={list.isFetching && list.isPlaceholderData}>{body}</div>
+      <TimeZoneForm />
       {/* Mounted from the first reply on, so later ones open and close as a mounted dialog does. */}
       {replied && (
         <Suspense fallback={null}>

@@ -1,7 +1,7 @@
 import { Badge } from '#components/ui/badge.tsx';
 import { Button } from '#components/ui/button.tsx';
 import { Select } from '#components/ui/select.tsx';
-import { SUBMISSION_STATUSES, type SubmissionStatus } from '#shared/constants.ts';
+import { SUBMISSION_STATUSES, SUBMISSION_STATUS_LABELS as STATUS_LABELS, type SubmissionStatus } from '#shared/constants.ts';
 import { isOverdue } from '#shared/leads.ts';
 import { useSetSpam, useSetSubmissionStatus, type Submission } from '../../api/contact-submissions';
 import { formatDateTime } from '../../components/load-state';
@@ -10,7 +10,6 @@ import { BuyerFactsLine } from './buyer-facts-line';
 import { DeliveryBadge } from './delivery';
 import { EmailAddress } from './email-address';
 
-export const STATUS_LABELS: Record<SubmissionStatus, string> = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed' };
 const isKnown = (s: string): s is SubmissionStatus => (SUBMISSION_STATUSES as readonly string[]).includes(s);
 
 /** The submissions table: Name, Email, Company, Phone, Message (truncated), Date, Status, Actions. */

@@ -6,11 +6,14 @@ import { imageLibraryQuerySchema } from '#shared/schemas/upload.ts';
 
 export const prerender = false;
 
-/** The media library: a page of uploaded images, newest first, with where each is used (`?q=` searches file names). */
+/**
+ * The media library: a page of uploaded images, newest first, with where each is used (`?q=`
+ * searches file names; `?url=` finds the one upload at that address).
+ */
 export const GET = defineHandler(async ({ url, locals }) => {
   requireAdmin(locals);
-  const { q, page } = imageLibraryQuerySchema.parse(Object.fromEntries(url.searchParams));
-  return json(await listLibrary(await getDb(), { query: q, page }));
+  const { q, page, url: at } = imageLibraryQuerySchema.parse(Object.fromEntries(url.searchParams));
+  return json(await listLibrary(await getDb(), { query: q, page, url: at }));
 });
 
 export const ALL = methodNotAllowed(['GET']);
