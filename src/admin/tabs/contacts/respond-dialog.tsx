@@ -55,6 +55,8 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
     const el = textarea.current;
     el?.setSelectionRange(el.value.length, el.value.length);
   }, []);
+  const [saved, setSaved] = useState<SavedReplyInsert | null>(null);
+  const current = saved && saved.message === text ? saved : null;
   const setMessage = (value: string, caret: number, { focus }: { focus: boolean }) => {
     const el = textarea.current;
     form.setValue('message', value, { shouldDirty: true, shouldValidate: true });
@@ -77,9 +79,7 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
   };
   // A saved reply goes in as soon as it is chosen; choosing another while the text is as it left
   // it swaps one for the other, so arrowing through the list never piles replies up.
-  const [saved, setSaved] = useState<SavedReplyInsert | null>(null);
-  const current = saved && saved.message === text ? saved : null;
-  const chooseSaved = (id: string, body: string | null) => {
+  const chooseSaved = (replyId: string, body: string | null) => {
     const el = textarea.current;
     const next = withSavedReply(
       form.getValues('message'),
@@ -87,7 +87,7 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
       current,
       el?.selectionStart ?? null,
       el?.selectionEnd ?? null,
-      id,
+      replyId,
       body,
     );
     setSaved(next.insert);
