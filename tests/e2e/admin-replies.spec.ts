@@ -28,7 +28,7 @@ const cursorAt = (page: Page, label: string, at: number) =>
     el.setSelectionRange(n, n);
   }, at);
 
-test('[ADMIN][REPLIES]: the Respond dialog shows the e-mail as it will be sent; greeting editable; capability link and saved reply go in at the cursor; sent as written', async ({
+test('[ADMIN][REPLIES]: the Respond dialog shows the e-mail as it will be sent; greeting editable; a saved reply goes in when chosen, in view on a phone; capability link at the cursor; a reply with nothing written asks first; sent as written', async ({
   page,
   baseURL,
 }) => {
@@ -37,14 +37,25 @@ test('[ADMIN][REPLIES]: the Respond dialog shows the e-mail as it will be sent; 
   const email = `dana.${id}@agency.gov`;
   const snippet = `Delivery takes two weeks after award (${id}).`;
   const saved = await (await page.request.post('/api/admin/saved-replies', { data: { title: `Lead time ${id}`, body: snippet } })).json();
+  const other = await (
+    await page.request.post('/api/admin/saved-replies', { data: { title: `Next steps ${id}`, body: `Next (${id}).` } })
+  ).json();
   const doc = await uploadCapabilityStatement(page, `Capability ${id}`);
   const capabilityUrl = new URL(doc.filePath, baseURL).toString();
   try {
     const sent = await page.request.post('/api/contact', {
-      data: { name, email, message: `Can you quote forty laptops? Ref ${id}.`, elapsedMs: 10_000 },
+      data: { name, email, message: `Can you quote forty laptops? Ref ${id}.`, solicitation: '36C10X26Q0123', elapsedMs: 10_000 },
     });
     expect(sent.status()).toBe(201);
     const { context } = await (await page.request.get('/api/admin/reply-setup')).json();
+
+    // The administrator's own signature (Account tab) signs the reply.
+    await openTab(page, 'Account');
+    const card = page.getByRole('region', { name: 'Reply Signature' });
+    await card.getByLabel('Name').fill(`Pat Sterling ${id}`);
+    await card.getByLabel('Title').fill('President');
+    await card.getByRole('button', { name: 'Save Signature' }).click();
+    await expect(toast(page)).toContainText('Signature Saved');
 
     await openTab(page, 'Contacts');
     await page
@@ -55,19 +66,37 @@ test('[ADMIN][REPLIES]: the Respond dialog shows the e-mail as it will be sent; 
     const dialog = page.getByRole('dialog', { name: `Respond to ${name}` });
     const box = dialog.getByLabel('Your Response');
     await expect(box).toHaveValue(`Dear ${name},\n\n`);
+
+    // On a phone: a saved reply goes in as soon as it is chosen, after the greeting of the untouched
+    // text wherever the cursor was, and the box stays in view. Choosing another swaps it; none takes it out.
+    const desktop = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 700 });
+    await cursorAt(page, 'Your Response', 0);
+    const picker = dialog.getByLabel('Insert a saved reply');
+    await picker.scrollIntoViewIfNeeded();
+    await picker.selectOption({ label: `Lead time ${id}` });
+    await expect(box).toHaveValue(`Dear ${name},\n\n${snippet}`);
+    await expect(box).toBeInViewport({ ratio: 1 });
+    await picker.selectOption({ label: `Next steps ${id}` });
+    await expect(box).toHaveValue(`Dear ${name},\n\nNext (${id}).`);
+    await picker.selectOption({ label: 'Choose a saved reply…' });
+    await expect(box).toHaveValue(`Dear ${name},\n\n`);
+    await page.setViewportSize(desktop);
     // Typing starts after the greeting.
     await box.focus();
     await page.keyboard.type('Thank you.');
     await expect(box).toHaveValue(`Dear ${name},\n\nThank you.`);
 
-    // The preview is the whole e-mail: subject, the text (greeting once), the company's signature, the quoted inquiry.
-    await expect(dialog.getByText(`Subject: Re: Your inquiry to ${context.siteName}`)).toBeVisible();
+    // The preview is the whole e-mail: subject, the text (greeting once), the signature, the quoted inquiry.
+    // The subject keeps the buyer's RFQ number.
+    await expect(dialog.getByText(`Subject: Re: RFQ 36C10X26Q0123 – Your inquiry to ${context.siteName}`)).toBeVisible();
     // Scrolled to, as a reader would.
     await dialog.locator('iframe[title="Reply preview"]').scrollIntoViewIfNeeded();
     const html = dialog.frameLocator('iframe[title="Reply preview"]');
     await expect(html.getByText(`Dear ${name},`)).toBeVisible();
     await expect(html.getByText('Thank you.')).toBeVisible();
-    await expect(html.getByText(context.sender.name, { exact: true })).toBeVisible();
+    await expect(html.getByText(`Pat Sterling ${id}`, { exact: true })).toBeVisible();
+    await expect(html.locator('p', { hasText: `Pat Sterling ${id}` })).toContainText(`President${context.sender.name}`);
     await expect(html.getByText(`Can you quote forty laptops? Ref ${id}.`)).toBeVisible();
 
     // The greeting is ordinary text: replaced by the owner's own.
@@ -84,26 +113,27 @@ test('[ADMIN][REPLIES]: the Respond dialog shows the e-mail as it will be sent; 
     // The HTML part links it.
     await expect(html.getByRole('link', { name: capabilityUrl })).toHaveAttribute('href', capabilityUrl);
 
-    // A saved reply, chosen and inserted by keyboard, after the greeting.
+    // In a text already written, a saved reply goes in at the cursor.
     await cursorAt(page, 'Your Response', 'Hi Dana,\n\n'.length);
-    const picker = dialog.getByLabel('Saved reply');
-    await picker.focus();
     await picker.selectOption({ label: `Lead time ${id}` });
-    await expect(box).toHaveValue(`Hi Dana,\n\nOur capability statement: ${capabilityUrl}\n\nBest regards,\nPat`);
-    await page.keyboard.press('Tab');
-    await expect(dialog.getByRole('button', { name: 'Insert saved reply' })).toBeFocused();
-    await page.keyboard.press('Enter');
     const written = `Hi Dana,\n\n${snippet}Our capability statement: ${capabilityUrl}\n\nBest regards,\nPat`;
     await expect(box).toHaveValue(written);
 
     // The plain-text part, exactly what goes out: the text, then the company's signature.
     await dialog.getByRole('button', { name: 'Plain text' }).click();
     const text = dialog.locator('pre');
-    await expect(text).toContainText(`${written}\n\n-- \n${context.sender.name}\n`);
+    await expect(text).toContainText(`${written}\n\n-- \nPat Sterling ${id}\nPresident\n${context.sender.name}\n`);
     await expect(text).not.toContainText('Dear');
     await expect(text).not.toContainText('example.com');
     expect(await axeViolations(page, { include: '[role="dialog"]' })).toEqual([]);
 
+    // Only the greeting and a link, nothing written: asked first, and nothing is sent on Cancel.
+    await box.fill(`Dear ${name},\n\n${capabilityUrl}\n`);
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    const ask = page.getByRole('alertdialog', { name: 'Send without a message?' });
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect(ask).toBeHidden();
+    await box.fill(written);
     await dialog.getByRole('button', { name: 'Send' }).click();
     await expect(toast(page)).toContainText('Response sent');
     await expect(dialog).toBeHidden();
@@ -118,6 +148,8 @@ test('[ADMIN][REPLIES]: the Respond dialog shows the e-mail as it will be sent; 
   } finally {
     await page.request.delete(`/api/documents/${doc.id}`);
     await page.request.delete(`/api/admin/saved-replies/${saved.id}`);
+    await page.request.delete(`/api/admin/saved-replies/${other.id}`);
+    await page.request.put('/api/user/signature', { data: { name: '', title: '', phone: '' } });
   }
 });
 

@@ -57,15 +57,16 @@ test('[ADMIN][TEMPLATES]: create a template with validation and a live preview, 
   await expect(preview.getByText(context.sender.name, { exact: true })).toBeVisible();
   await expect(preview.getByText(`Pat ${id}`)).toHaveCount(0);
   await expect(preview.locator('td[style*="background:#7a1f5c"]')).toHaveCount(1);
-  await expect(dialog.getByText('Subject: Re: Your inquiry to')).toBeVisible();
+  await expect(dialog.getByText('Subject: Re: RFQ 36C10X26Q0123 – Your inquiry to')).toBeVisible();
   await dialog.getByRole('button', { name: 'Plain text' }).click();
   await expect(dialog.locator('pre')).toContainText('Dear Jane Buyer,');
   await dialog.getByRole('button', { name: 'HTML' }).click();
 
   await dialog.getByRole('button', { name: 'Send test e-mail' }).click();
   await expect(toast(page)).toContainText('Test e-mail sent');
-  await expect.poll(() => outboxMailsWith('[Test] Re: Your inquiry to', 'background:#7a1f5c').length, { timeout: 20_000 }).toBe(1);
-  expect(outboxMailsWith('[Test] Re: Your inquiry to', 'background:#7a1f5c')[0]).toMatch(/^To: admin@example\.com$/m);
+  // The subject is encoded (it holds a dash): the sample's quoted inquiry finds the message.
+  await expect.poll(() => outboxMailsWith('We need 40 laptops', 'background:#7a1f5c').length, { timeout: 20_000 }).toBe(1);
+  expect(outboxMailsWith('We need 40 laptops', 'background:#7a1f5c')[0]).toMatch(/^To: admin@example\.com$/m);
 
   await dialog.getByRole('switch', { name: 'Make this the active template for this type' }).click();
   await dialog.getByRole('button', { name: 'Create Template' }).click();

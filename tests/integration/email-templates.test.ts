@@ -188,7 +188,10 @@ describe('[LEADS][TEMPLATES] /api/admin/email-templates', { timeout: 60_000 }, (
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ to: 'admin@example.com' });
     const [mail] = await t.s.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'template.test')).orderBy(desc(mailOutbox.id)).limit(1);
-    expect(mail).toMatchObject({ toAddress: 'admin@example.com', subject: '[Test] Re: Your inquiry to Sterling Federal Procurement' });
+    expect(mail).toMatchObject({
+      toAddress: 'admin@example.com',
+      subject: '[Test] Re: RFQ 36C10X26Q0123 – Your inquiry to Sterling Federal Procurement',
+    });
     expect(mail!.htmlBody).toContain('#abcdef');
     expect(mail!.textBody).toContain('Dear Jane Buyer,');
 

@@ -123,6 +123,7 @@ const ENDPOINTS: [method: string, path: string, signedIn: boolean][] = [
   ['POST', '/api/admin/email-templates', true],
   ['POST', '/api/admin/saved-replies', true],
   ['PATCH', '/api/admin/saved-replies/1', true],
+  ['PUT', '/api/user/signature', true],
   ['POST', '/api/admin/contact-info', true],
   ['PATCH', '/api/contact-submissions/1/status', true],
   ['POST', '/api/contact-submissions/1/respond', true],

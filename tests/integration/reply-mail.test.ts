@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactInfo, contactResponses, documents, mailOutbox } from '#server/db/schema/index.ts';
+import { contactInfo, contactResponses, documents, mailOutbox, users } from '#server/db/schema/index.ts';
 import { createMailTransport } from '#server/mail/transport.ts';
 import { renderResponse, type ReplySetup } from '#shared/email/render.ts';
 import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';
 import { expectLogs, type ExpectedLogs } from './helpers/expected-logs';
-import { SmtpSink, parseMail } from './helpers/smtp';
+import { SmtpSink, decodeWords, parseMail } from './helpers/smtp';
 import { bundleApi, resetEnvCache } from '../helpers/bundle';
 
 const { deliverDue } = bundleApi;
@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 let inquiries = 0;
-async function inquiry(email: string) {
+async function inquiry(email: string, more: Record<string, string> = {}) {
   inquiries += 1;
   const res = await t.s.request('/api/contact', {
     method: 'POST',
@@ -55,6 +55,7 @@ async function inquiry(email: string) {
       message: `Can you quote 40 laptops? (${inquiries})`,
       elapsedMs: 12_000,
       website: '',
+      ...more,
     },
   });
   expect(res.status).toBe(201);
@@ -102,6 +103,7 @@ describe('[LEADS][REPLY] the sent reply reads as written', () => {
     // The contact record still holds placeholders: the profile's procurement e-mail signs.
     let s = await setup();
     expect(s.context.sender).toEqual({
+      person: null,
       name: 'Sterling Federal Procurement LLC',
       email: 'bids@sterlingfederal.us',
       phone: null,
@@ -158,5 +160,53 @@ describe('[LEADS][REPLY] the sent reply reads as written', () => {
     // "Use generated statement" off and no uploaded one: nothing to insert.
     expect((await t.as(t.admin, 'PUT', '/api/admin/capability-statement', { useGenerated: false })).status).toBe(200);
     expect((await setup()).capabilityStatement).toBeNull();
+  });
+});
+
+describe("[LEADS][REPLY] signed by the administrator who sends it; the buyer's RFQ number kept", () => {
+  const written = 'Hi Dana,\n\nYes, we can quote the laptops.';
+  const signature = (cookie: string, body?: unknown) => t.as(cookie, body === undefined ? 'GET' : 'PUT', '/api/user/signature', body);
+
+  it('an administrator edits only their own signature, checked like the form; bad input changes nothing', async () => {
+    expect(await (await signature(t.admin)).json()).toEqual({ name: null, title: null, phone: null });
+    for (const bad of [
+      { name: 'x'.repeat(101), title: '', phone: '' },
+      { name: '', title: 'President', phone: '' },
+      { name: 'Pat', title: '', phone: '1'.repeat(51) },
+      { name: 'Pat', title: '', phone: '', userId: 'someone-else' },
+    ]) {
+      const res = await signature(t.admin, bad);
+      expect(res.status).toBe(400);
+      expect(typeof (await res.json()).message).toBe('string');
+    }
+    expect(await (await signature(t.admin)).json()).toEqual({ name: null, title: null, phone: null });
+    expect((await signature(t.user, { name: 'Plain', title: '', phone: '' })).status).toBe(403);
+
+    const saved = await signature(t.admin, { name: ' Marcus Reyes ', title: 'President', phone: '(202) 460-0177' });
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toEqual({ name: 'Marcus Reyes', title: 'President', phone: '(202) 460-0177' });
+    // Stored on the signed-in account, and on no other.
+    const rows = await t.s.db.select({ username: users.username, name: users.signatureName }).from(users);
+    expect(rows.filter((r) => r.name !== null)).toEqual([{ username: 'admin', name: 'Marcus Reyes' }]);
+    const s = await setup();
+    expect(s.context.sender).toMatchObject({ person: { name: 'Marcus Reyes', title: 'President' }, phone: '(202) 460-0177' });
+  });
+
+  it("signs the sent reply with that signature before the company, and keeps the inquiry's RFQ number in the subject", async () => {
+    const id = await inquiry('dana.rfq@agency.gov', { solicitation: '36C10X26Q0123' });
+    const { mail, queued } = await replyAndReceive(id, 'dana.rfq@agency.gov', written);
+    expect(decodeWords(mail.header('subject')!)).toBe('Re: RFQ 36C10X26Q0123 – Your inquiry to Sterling Federal Procurement LLC');
+    const start = `${written}\n\n-- \nMarcus Reyes\nPresident\nSterling Federal Procurement LLC\nsales@sterlingfederal.us\n(202) 460-0177\n`;
+    expect(mail.text.slice(0, start.length)).toBe(start);
+    expect(mail.html).toContain('<strong>Marcus Reyes</strong><br>President<br>Sterling Federal Procurement LLC');
+    // The preview renders the same message.
+    const [submission] = (await (await t.as(t.admin, 'GET', '/api/contact-submissions')).json()).filter((x: { id: number }) => x.id === id);
+    const s = await setup();
+    expect(renderResponse(s.look, submission, written, s.context).subject).toBe(queued.subject);
+    expect(renderResponse(s.look, submission, written, s.context).text).toBe(queued.textBody);
+
+    // Cleared: replies sign with the company again.
+    expect((await signature(t.admin, { name: '', title: '', phone: '' })).status).toBe(200);
+    expect((await setup()).context.sender).toMatchObject({ person: null, name: 'Sterling Federal Procurement LLC' });
   });
 });

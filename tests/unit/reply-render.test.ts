@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderResponse, renderSample, replyGreeting, type ReplyContext } from '#shared/email/render.ts';
+import { isOnlyGreetingAndLinks, renderResponse, renderSample, replyGreeting, type ReplyContext } from '#shared/email/render.ts';
 import { DEFAULT_TEMPLATE } from '#shared/fallbacks.ts';
 
 const ctx: ReplyContext = {
@@ -68,5 +68,35 @@ describe('[LEADS][REPLY] renderResponse sends the text as written', () => {
     expect(sample.text.startsWith('Dear Jane Buyer,\n\nThank you for your inquiry.')).toBe(true);
     expect(sample.text).toContain('\n-- \nSterling Federal Procurement LLC\n');
     expect(sample.text).not.toContain('Pat');
+  });
+
+  it("signs with the sending administrator's name, title and phone before the company, when they have a signature", () => {
+    const person = { ...ctx, sender: { ...ctx.sender, person: { name: 'Pat Sterling', title: 'President' }, phone: '(202) 460-0199' } };
+    const signed = renderResponse(DEFAULT_TEMPLATE, inquiry, written, person);
+    expect(signed.text).toContain(
+      '\n-- \nPat Sterling\nPresident\nSterling Federal Procurement LLC\nbids@sterlingfederal.us\n(202) 460-0199\nhttps://sterlingfederal.us\n',
+    );
+    expect(signed.html).toContain('<strong>Pat Sterling</strong><br>President<br>Sterling Federal Procurement LLC<br>');
+  });
+
+  it("keeps the buyer's RFQ or solicitation number in the subject", () => {
+    expect(mail.subject).toBe('Re: Your inquiry to Sterling Federal Procurement LLC');
+    expect(renderResponse(DEFAULT_TEMPLATE, { ...inquiry, solicitation: '36C10X26Q0123' }, written, ctx).subject).toBe(
+      'Re: RFQ 36C10X26Q0123 – Your inquiry to Sterling Federal Procurement LLC',
+    );
+    expect(renderResponse(DEFAULT_TEMPLATE, { ...inquiry, solicitation: 'RFP W912-26-R-0042' }, written, ctx).subject).toBe(
+      'Re: RFP W912-26-R-0042 – Your inquiry to Sterling Federal Procurement LLC',
+    );
+  });
+});
+
+describe('[LEADS][REPLY] a reply with nothing written', () => {
+  it('is one holding only the greeting and links; any word of the writer counts', () => {
+    expect(isOnlyGreetingAndLinks(`${replyGreeting('Marcus Bell')}\n\nhttps://sterlingfederal.us/capability-statement.pdf\n`)).toBe(true);
+    expect(isOnlyGreetingAndLinks('Hi Dana,\n\n')).toBe(true);
+    expect(isOnlyGreetingAndLinks('')).toBe(true);
+    expect(isOnlyGreetingAndLinks(`${replyGreeting('Marcus Bell')}\n\nOur statement: https://x.test/a.pdf`)).toBe(false);
+    expect(isOnlyGreetingAndLinks('Hello, the price is 40 dollars')).toBe(false);
+    expect(isOnlyGreetingAndLinks('Dear Marcus,\n\nDear Marcus,')).toBe(false);
   });
 });

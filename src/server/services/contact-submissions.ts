@@ -405,6 +405,7 @@ export async function respondToSubmission(db: Db, id: number, message: string, a
       submission,
       message,
       earlier.map((e) => e.messageId).filter((m): m is string => Boolean(m)),
+      actor.id,
     );
     const [response] = await tx.insert(contactResponses).values({ submissionId: id, message, sentBy: actor.id, outboxId }).returning();
     if (submission.status === 'pending') {

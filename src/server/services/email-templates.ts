@@ -66,7 +66,7 @@ const TESTS_PER_HOUR = 10;
 const TOO_MANY_TESTS = 'At most 10 test e-mails an hour. Please try again later.';
 const TEST_RECIPIENT_REFUSED = 'A test e-mail goes only to your own address or to the addresses that receive new inquiries.';
 
-/** Queues the template, rendered with sample content, to `to` or the administrator's own address. */
+/** Queues the template, rendered with sample content (a reply signed with the administrator's own signature), to `to` or their own address. */
 export async function sendTemplateTest(db: Db, template: EmailTemplateValues, actor: Actor, to?: string): Promise<{ to: string }> {
   const [me] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.id));
   const recipient = to ?? me?.email;
@@ -75,7 +75,7 @@ export async function sendTemplateTest(db: Db, template: EmailTemplateValues, ac
   const allowed = new Set([me?.email, ...(await notificationRecipients(db))].filter(Boolean).map((a) => a!.toLowerCase()));
   if (!allowed.has(recipient.toLowerCase())) throw new HttpError(400, TEST_RECIPIENT_REFUSED);
   await enforce(db, `template-test:user:${actor.id}`, TESTS_PER_HOUR, 60 * 60_000, TOO_MANY_TESTS);
-  const mail = renderSample(template, template.templateType, await replyContext(db));
+  const mail = renderSample(template, template.templateType, await replyContext(db, actor.id));
   await enqueueMail(db, { kind: 'template.test', to: recipient, ...mail, subject: `[Test] ${mail.subject}` });
   return { to: recipient };
 }

@@ -36,7 +36,7 @@ export async function sendTestInquiry(db: Db, actor: Actor): Promise<TestInquiry
   );
   const { recipients, source } = await leadRecipients(db);
   if (recipients.length === 0) throw new HttpError(409, NO_RECIPIENT_WARNING);
-  const mail = renderSample(await activeTemplate(db, 'contact_notification'), 'contact_notification', await replyContext(db));
+  const mail = renderSample(await activeTemplate(db, 'contact_notification'), 'contact_notification', await replyContext(db, null));
   const transport = createMailTransport();
   const deliveries = await Promise.all(
     recipients.map(async (to): Promise<TestInquiryDelivery> => {

@@ -20,6 +20,7 @@ import { env } from '../env';
 import { log } from '../log';
 import { enqueueMail, newMessageId } from '../mail/outbox';
 import { getPublicDocument } from '../content/public-content';
+import { getSignature } from './signature';
 
 /*
  * The e-mails of a lead's life: the staff's notification of a new inquiry and each reply to the
@@ -146,9 +147,15 @@ export async function queueNotification(tx: Tx, submission: ContactSubmission): 
  * Queues a reply to the visitor, threaded under the inquiry: In-Reply-To the latest earlier
  * message of the conversation, References the whole chain, Reply-To the business mailbox.
  */
-export async function queueResponse(tx: Tx, submission: ContactSubmission, reply: string, earlierMessageIds: string[]): Promise<number> {
+export async function queueResponse(
+  tx: Tx,
+  submission: ContactSubmission,
+  reply: string,
+  earlierMessageIds: string[],
+  senderId: string,
+): Promise<number> {
   const look = await activeTemplate(tx, 'contact_response');
-  const mail = renderResponse(look, submission, reply, await replyContext(tx));
+  const mail = renderResponse(look, submission, reply, await replyContext(tx, senderId));
   const chain = [submission.messageId, ...earlierMessageIds].filter((v): v is string => Boolean(v));
   return enqueueMail(tx, {
     kind: 'contact.response',
@@ -167,11 +174,12 @@ const real = (value: string | null | undefined, isPlaceholder: (v: string) => bo
   value && value.trim() && !isPlaceholder(value) ? value.trim() : null;
 
 /**
- * What a reply signs with: the company profile's legal name; the active contact information's
- * e-mail, else the profile's procurement e-mail; the active contact phone; the site's address.
+ * What a reply signs with: the administrator's own signature (`senderId`: the one who sends it,
+ * or the one signed in for a preview), when it has a name; the company profile's legal name; the active contact information's
+ * e-mail, else the profile's procurement e-mail; the administrator's own phone, else the active contact phone; the site's address.
  * Placeholders (example.com, 555-01xx) are left out, so a reply never shows them.
  */
-export async function replyContext(conn: Conn): Promise<ReplyContext> {
+export async function replyContext(conn: Conn, senderId: string | null): Promise<ReplyContext> {
   const [profile] = await conn
     .select({ legalName: companyProfile.legalName, procurementEmail: companyProfile.procurementEmail })
     .from(companyProfile)
@@ -182,19 +190,22 @@ export async function replyContext(conn: Conn): Promise<ReplyContext> {
     .where(eq(contactInfo.isActive, true))
     .limit(1);
   const ctx = await renderContext(conn);
+  const own = senderId ? await getSignature(conn, senderId) : null;
   return {
     ...ctx,
     sender: {
+      person: own?.name ? { name: own.name, title: own.title } : null,
       name: profile?.legalName ?? STARTING_COMPANY.legalName,
       email: real(contact?.email, isPlaceholderEmail) ?? real(profile?.procurementEmail, isPlaceholderEmail),
-      phone: real(contact?.phone, isPlaceholderPhone),
+      phone: (own?.name ? real(own.phone, isPlaceholderPhone) : null) ?? real(contact?.phone, isPlaceholderPhone),
       website: ctx.siteUrl,
     },
   };
 }
 
-export async function replySetup(db: Db): Promise<ReplySetup> {
-  const context = await replyContext(db);
+/** The reply setup for the signed-in administrator `userId` (their signature signs the preview). */
+export async function replySetup(db: Db, userId: string): Promise<ReplySetup> {
+  const context = await replyContext(db, userId);
   const doc = await getPublicDocument(db, 'capability');
   const url = doc ? safeHttpUrl(doc.filePath, context.siteUrl) : null;
   const t = await activeTemplate(db, 'contact_response');

@@ -50,10 +50,14 @@ export interface RenderContext {
 }
 
 /**
- * Who signs a reply: the company profile's legal name and the business's real contact details.
- * A value that is not set, or is a placeholder, is null and left out of the signature.
+ * Who signs a reply: the sending administrator's own signature (name and title, Account tab) when
+ * they have one, then the company profile's legal name and the business's real contact details
+ * (the administrator's own phone before the business's). A value that is not set, or is a
+ * placeholder, is null and left out of the signature.
  */
 interface ReplySender {
+  person?: { name: string; title: string | null } | null;
+  /** The company's legal name. */
   name: string;
   email: string | null;
   phone: string | null;
@@ -294,11 +298,27 @@ export function replyGreeting(name: string): string {
   return `Dear ${headerText(name, 100)},`;
 }
 
-/** The signature of a reply: the company's name, then its real e-mail, phone and website. */
+const GREETING_LINE = /^(?:dear|hi|hello|good (?:morning|afternoon|evening))\b[^\n]{0,110},[ \t]*$/im;
+
+/**
+ * True when a reply holds nothing its writer wrote: only a greeting line and web addresses (the
+ * Respond dialog asks 'Send without a message?' before sending one).
+ */
+export function isOnlyGreetingAndLinks(reply: string): boolean {
+  const rest = reply.replace(GREETING_LINE, '').replace(new RegExp(URL_IN_TEXT.source, 'g'), '');
+  return !/[\p{L}\p{N}]/u.test(rest);
+}
+
+/**
+ * The signature of a reply: the administrator's name and title when they have a signature, the
+ * company's name, then the real e-mail, phone and website.
+ */
 function replySignature(sender: ReplySender, siteUrl: string): SignatureLine[] {
   const website = safeHttpUrl(sender.website, siteUrl);
   const phoneDigits = sender.phone?.replace(/[^\d+]/g, '') ?? '';
+  const person = sender.person;
   return [
+    ...(person ? [{ text: person.name }, ...(person.title ? [{ text: person.title }] : [])] : []),
     { text: sender.name },
     ...(sender.email ? [{ text: sender.email, href: `mailto:${sender.email}` }] : []),
     ...(sender.phone ? [{ text: sender.phone, href: phoneDigits ? `tel:${phoneDigits}` : null }] : []),
@@ -308,16 +328,18 @@ function replySignature(sender: ReplySender, siteUrl: string): SignatureLine[] {
 
 /**
  * The reply to a visitor (template type contact_response): the text exactly as the administrator
- * wrote it (greeting included; nothing is added before it), the company's signature, the
- * visitor's message quoted, then the template's footer.
+ * wrote it (greeting included; nothing is added before it), the signature, the visitor's message
+ * quoted, then the template's footer. The subject keeps the buyer's RFQ or solicitation number
+ * when they gave one: 'Re: RFQ 36C10X26Q0123 – Your inquiry to …'.
  */
 export function renderResponse(
   t: TemplateLook,
-  s: Pick<InquiryFacts, 'name' | 'message' | 'createdAt'>,
+  s: Pick<InquiryFacts, 'name' | 'message' | 'createdAt' | 'solicitation'>,
   reply: string,
   ctx: ReplyContext,
 ): RenderedMail {
-  const subject = headerText(`Re: Your inquiry to ${ctx.siteName}`);
+  const solicitation = s.solicitation ? `${headerText(solicitationLabel(s.solicitation), 100)} – ` : '';
+  const subject = headerText(`Re: ${solicitation}Your inquiry to ${ctx.siteName}`);
   const body = reply.trim();
   const signature = replySignature(ctx.sender, ctx.siteUrl);
   const quoteTitle = `Your message of ${formatWhen(s.createdAt)}`;

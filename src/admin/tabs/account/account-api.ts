@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api } from '#lib/api-client.ts';
 import type { TwoFactorSetup, TwoFactorStatus } from '#shared/responses.ts';
 import type { ChangePasswordInput } from '#shared/schemas/auth.ts';
+import type { Signature, SignatureInput } from '#shared/schemas/signature.ts';
 import type { SessionUser } from '#shared/session.ts';
 
 /** Query keys and calls of the Account tab (SPEC 7 "Session and authentication"). */
@@ -71,5 +72,21 @@ export function useUnlinkIdentity() {
   return useMutation({
     mutationFn: (id: string) => api.delete<{ message: string }>(`/api/user/identities/${encodeURIComponent(id)}`),
     onSuccess: () => client.invalidateQueries({ queryKey: identitiesKey }),
+  });
+}
+
+const signatureKey = ['user', 'signature'] as const;
+
+/** The signed-in administrator's own signature for replies. */
+export const signatureQuery = queryOptions({
+  queryKey: signatureKey,
+  queryFn: () => api.get<Signature>('/api/user/signature'),
+});
+
+export function useSaveSignature() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SignatureInput) => api.put<Signature>('/api/user/signature', input),
+    onSuccess: (saved) => client.setQueryData(signatureKey, saved),
   });
 }

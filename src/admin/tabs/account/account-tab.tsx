@@ -4,6 +4,7 @@ import { lazyNamed } from '../../components/lazy-form';
 import { LoadingRows } from '../../components/load-state';
 import { currentUserQuery } from './account-api';
 import { LinkedSignInsCard } from './linked-sign-ins-card';
+import { SignatureCard } from './signature-card';
 import { TwoFactorCard } from './two-factor-card';
 import { errorMessage } from '#lib/api-client.ts';
 
@@ -14,8 +15,8 @@ const ChangePasswordCard = lazyNamed(() => import('./change-password-card'), 'Ch
 const formatDate = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * Account tab (SPEC 2.15): who is signed in, Change Password, Two-Factor Authentication, and the
- * provider sign-ins (Google, Microsoft) linked to the account.
+ * Account tab: who is signed in, the reply signature, Change Password, Two-Factor Authentication,
+ * and the provider sign-ins (Google, Microsoft) linked to the account.
  * The back-office shell lazy-loads this module inside its QueryClientProvider and ToastProvider.
  */
 function AccountTab() {
@@ -43,6 +44,7 @@ function AccountTab() {
           </dl>
         )}
       </section>
+      {user.data?.role === 'admin' && <SignatureCard />}
       <Suspense
         fallback={
           <section className="card" aria-label="Change Password">

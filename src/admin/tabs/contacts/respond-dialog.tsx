@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '#components/ui/button.tsx';
+import { ConfirmDialog } from '#components/ui/confirm-dialog.tsx';
 import { Textarea } from '#components/ui/textarea.tsx';
-import { renderResponse, replyGreeting } from '#shared/email/render.ts';
+import { isOnlyGreetingAndLinks, renderResponse, replyGreeting } from '#shared/email/render.ts';
 import { contactResponseSchema, type ContactResponseInput } from '#shared/schemas/contact-submission.ts';
 import { useRespond, type Submission } from '../../api/contact-submissions';
 import { replySetupQuery } from '../../api/saved-replies';
@@ -12,13 +13,14 @@ import { formatDateTime } from '../../components/load-state';
 import { MailPreview } from '../../components/mail-preview';
 import { FormDialog, useConfirmDiscard, useUnsavedChanges } from '../../components/unsaved-changes';
 import { DeliveryBadge } from './delivery';
-import { ReplyInserts } from './reply-inserts';
+import { ReplyInserts, withSavedReply, type SavedReplyInsert } from './reply-inserts';
 
 /**
  * The Respond dialog: the original message, its sender and date, earlier responses with
  * their sent times (and whether their e-mail arrived), and 'Your Response', prefilled once with
  * the greeting, beside a live preview of the whole e-mail as it will be sent. Everything the
- * visitor wrote is shown as text.
+ * visitor wrote is shown as text. A reply holding only the greeting and links asks
+ * 'Send without a message?' first.
  */
 export function RespondDialog({ submission, onClose }: { submission: Submission | null; onClose: () => void }) {
   return (
@@ -37,10 +39,11 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
   const id = useId();
   const respond = useRespond();
   const setup = useQuery(replySetupQuery);
+  // The greeting is the start of the editable text: what is in the box is what is sent.
+  const initial = `${replyGreeting(s.name)}\n\n`;
   const form = useForm<ContactResponseInput>({
     resolver: zodResolver(contactResponseSchema),
-    // The greeting is the start of the editable text: what is in the box is what is sent.
-    defaultValues: { message: `${replyGreeting(s.name)}\n\n` },
+    defaultValues: { message: initial },
     mode: 'onChange',
   });
   const text = useWatch({ control: form.control, name: 'message' });
@@ -52,24 +55,53 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
     const el = textarea.current;
     el?.setSelectionRange(el.value.length, el.value.length);
   }, []);
+  const [saved, setSaved] = useState<SavedReplyInsert | null>(null);
+  const current = saved && saved.message === text ? saved : null;
+  const setMessage = (value: string, caret: number, { focus }: { focus: boolean }) => {
+    const el = textarea.current;
+    form.setValue('message', value, { shouldDirty: true, shouldValidate: true });
+    requestAnimationFrame(() => {
+      if (!el) return;
+      if (focus) el.focus({ preventScroll: true });
+      el.setSelectionRange(caret, caret);
+      // On a phone the list sits above the box: the box (and what went into it) stays in view.
+      el.scrollIntoView({ block: 'nearest' });
+    });
+  };
   // Inserted at the cursor (or over the selection), with the cursor left after the insert.
   const insert = (snippet: string) => {
     const el = textarea.current;
     const value = form.getValues('message');
     const start = el?.selectionStart ?? value.length;
     const end = el?.selectionEnd ?? start;
-    form.setValue('message', value.slice(0, start) + snippet + value.slice(end), { shouldDirty: true, shouldValidate: true });
-    requestAnimationFrame(() => {
-      el?.focus();
-      el?.setSelectionRange(start + snippet.length, start + snippet.length);
-    });
+    setSaved(null);
+    setMessage(value.slice(0, start) + snippet + value.slice(end), start + snippet.length, { focus: true });
   };
+  // A saved reply goes in as soon as it is chosen; choosing another while the text is as it left
+  // it swaps one for the other, so arrowing through the list never piles replies up.
+  const chooseSaved = (replyId: string, body: string | null) => {
+    const el = textarea.current;
+    const next = withSavedReply(
+      form.getValues('message'),
+      initial,
+      current,
+      el?.selectionStart ?? null,
+      el?.selectionEnd ?? null,
+      replyId,
+      body,
+    );
+    setSaved(next.insert);
+    setMessage(next.message, next.caret, { focus: false });
+  };
+  const [confirmEmpty, setConfirmEmpty] = useState(false);
   const error = form.formState.errors.message?.message;
   const sending = respond.isPending || form.formState.isSubmitting;
   useUnsavedChanges(form.formState.isDirty);
   const confirmDiscard = useConfirmDiscard(form.formState.isDirty);
+  const send = (message: string) => respond.mutateAsync({ id: s.id, message }).then(onClose, () => undefined);
   const submit = form.handleSubmit(async ({ message }) => {
-    await respond.mutateAsync({ id: s.id, message }).then(onClose, () => undefined);
+    if (isOnlyGreetingAndLinks(message)) setConfirmEmpty(true);
+    else await send(message);
   });
 
   return (
@@ -134,6 +166,7 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
               <label htmlFor={`${id}-response`} className="block font-medium text-ink">
                 Your Response
               </label>
+              <ReplyInserts setup={setup.data} chosen={current?.id ?? ''} onChoose={chooseSaved} onInsert={insert} />
               <Textarea
                 id={`${id}-response`}
                 rows={10}
@@ -150,7 +183,6 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
                 Sent by e-mail to {s.email} exactly as written, then the signature, footer and their message, as the preview shows; their
                 reply comes back to the business mailbox.
               </p>
-              <ReplyInserts setup={setup.data} onInsert={insert} />
               {error && text.length > 0 && (
                 <p id={`${id}-error`} className="text-danger">
                   {error}
@@ -165,6 +197,16 @@ function RespondBody({ submission: s, onClose }: { submission: Submission; onClo
                 </Button>
               </div>
             </fieldset>
+            <ConfirmDialog
+              open={confirmEmpty}
+              onOpenChange={setConfirmEmpty}
+              title="Send without a message?"
+              description="The reply holds only the greeting and links: nothing you wrote. Send it anyway?"
+              confirmLabel="Send anyway"
+              busyLabel="Sending..."
+              busy={sending}
+              onConfirm={() => void send(form.getValues('message')).finally(() => setConfirmEmpty(false))}
+            />
           </form>
         )}
       </div>

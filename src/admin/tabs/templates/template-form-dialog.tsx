@@ -197,8 +197,9 @@ function TemplateForm({ current, onClose }: { current: EmailTemplate | undefined
           {text('signatureEmail', 'Signature email', { type: 'email' })}
           {text('signatureWebsite', 'Signature website', { type: 'url' })}
           <p className="text-sm text-muted">
-            Replies to visitors are not signed with these fields: they sign with the company&rsquo;s legal name (Company tab) and its real
-            e-mail, phone and website (Contacts tab), as the preview shows.
+            Replies to visitors are not signed with these fields: they sign with the sending administrator&rsquo;s own signature (name,
+            title and phone; Account tab), then the company&rsquo;s legal name (Company tab) and its real e-mail, phone and website
+            (Contacts tab). The preview and the test e-mail sign with yours.
           </p>
           <div className="flex items-center gap-3">
             <Controller

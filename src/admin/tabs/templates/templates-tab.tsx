@@ -66,7 +66,9 @@ export function TemplatesTab() {
               <Swatch label="Accent" color={t.accentColor} />
               <p className="break-words">
                 Signature: {t.signatureName}
-                {t.templateType === 'contact_response' && <span className="text-muted"> (replies sign with the company profile)</span>}
+                {t.templateType === 'contact_response' && (
+                  <span className="text-muted"> (replies sign with the sender&rsquo;s own signature)</span>
+                )}
               </p>
               <p className="text-muted">Updated {formatDate(t.updatedAt)}</p>
             </div>

@@ -21,6 +21,10 @@ export const users = pgTable('user', {
   twoFactorSecret: text('two_factor_secret'),
   /** Last accepted TOTP time step: a step at or below it is a replay. */
   twoFactorLastStep: bigint('two_factor_last_step', { mode: 'number' }),
+  /** The administrator's own signature for replies (Account tab); no name: replies sign with the company. */
+  signatureName: text('signature_name'),
+  signatureTitle: text('signature_title'),
+  signaturePhone: text('signature_phone'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true })
     .notNull()
