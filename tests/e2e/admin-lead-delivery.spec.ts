@@ -84,7 +84,7 @@ test('[ADMIN][LEADS]: a real contact e-mail clears the banner; Send test inquiry
   const email = page.getByLabel('Email', { exact: true });
   await expect(email).toBeFocused();
   await email.fill(REAL);
-  await page.getByRole('button', { name: /^(Save|Update)/ }).click();
+  await page.getByRole('button', { name: /^(Save Changes|Update)/ }).click();
   await expect(banner).toBeHidden({ timeout: 20_000 });
 
   const card = page.getByRole('region', { name: 'Inquiry E-mails' });

@@ -165,7 +165,7 @@ test('[LAUNCH]: a fresh install is hidden; the checklist walked to zero through 
     await page.getByLabel('Email', { exact: true }).fill('sales@harbor-federal.com');
     await page.getByLabel('Phone', { exact: true }).fill('(703) 555-2400');
     await page.getByLabel('Address', { exact: true }).fill('1200 Harbor Way, Suite 300, Alexandria, VA 22314');
-    await page.getByRole('button', { name: /^(Save|Update)/ }).click();
+    await page.getByRole('button', { name: /^(Save Changes|Update)/ }).click();
     await expect(toast).toContainText('Contact information updated successfully');
     await expect(page.getByRole('button', { name: 'Add Contact Information' })).toBeVisible();
     await page.getByRole('tab', { name: 'Company' }).click();

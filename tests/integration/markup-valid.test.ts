@@ -35,6 +35,9 @@ const KNOWN_CSS_GAPS: { name: string; message: RegExp }[] = [
     name: 'transition-property of a custom property',
     message: /^CSS: 'transition-property': '--[\w-]+' is not a 'transition-property' value\.$/,
   },
+  // Container queries (`container-type`, `@container`): Chrome and Edge 105, Safari 16, Firefox 110.
+  { name: '@container', message: /^CSS: Unrecognized at-rule '@container'$/ },
+  { name: 'container', message: /^CSS: 'container(-type|-name)?': Property 'container(-type|-name)?' doesn't exist\.$/ },
   // margin-trim: Safari 16.4. Tailwind names it only in an @supports test, where any property is valid.
   { name: 'margin-trim', message: /^CSS: 'margin-trim': Property 'margin-trim' doesn't exist\.$/ },
   // Gradient interpolation spaces, `linear-gradient(in lab, …)` (CSS Images 4): Chrome and Edge 111,

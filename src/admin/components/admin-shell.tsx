@@ -89,8 +89,6 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
         </>
       }
     >
-      {user && <LeadDeliveryBanner />}
-      {user && <LaunchBanner />}
       <Tabs value={tab} onValueChange={select} activationMode="manual">
         {/* On a phone the tabs are one row that scrolls sideways (the open one scrolled into view). */}
         <TabsList aria-label="Back office sections" className={TAB_LIST_CLASS}>
@@ -101,6 +99,9 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
             </TabsTrigger>
           ))}
         </TabsList>
+        {/* Under the tabs, on every one: the tabs stay where the loading frame drew them when these arrive. */}
+        {user && <LeadDeliveryBanner />}
+        {user && <LaunchBanner />}
         {TABS.map(({ value, label, Panel }) => (
           <TabsContent key={value} value={value}>
             <Suspense fallback={<LoadingRows rows={4} label={`Loading ${label}`} />}>

@@ -20,7 +20,7 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => v
 /** Skeleton rows while a list or record loads. */
 export function LoadingRows({ rows = 3, label = 'Loading' }: { rows?: number; label?: string }) {
   return (
-    <div aria-busy="true" aria-label={label} className="space-y-3">
+    <div role="status" aria-busy="true" aria-label={label} className="space-y-3">
       {Array.from({ length: rows }, (_, i) => (
         <Skeleton key={i} className="h-10 w-full" />
       ))}
