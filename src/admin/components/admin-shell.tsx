@@ -99,11 +99,12 @@ export function AdminShell({ user }: { user: SessionUser | null }) {
             </TabsTrigger>
           ))}
         </TabsList>
-        {/* Under the tabs, on every one: the tabs stay where the loading frame drew them when these arrive. */}
-        {user && <LeadDeliveryBanner />}
-        {user && <LaunchBanner />}
         {TABS.map(({ value, label, Panel }) => (
           <TabsContent key={value} value={value}>
+            {/* At the top of every tab's panel: under the tabs, which stay where the loading frame drew
+                them when these arrive, and first in the panel for the Tab key. */}
+            {user && <LeadDeliveryBanner />}
+            {user && <LaunchBanner />}
             <Suspense fallback={<LoadingRows rows={4} label={`Loading ${label}`} />}>
               <Panel />
             </Suspense>
