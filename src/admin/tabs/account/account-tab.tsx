@@ -4,13 +4,14 @@ import { lazyNamed } from '../../components/lazy-form';
 import { LoadingRows } from '../../components/load-state';
 import { currentUserQuery } from './account-api';
 import { LinkedSignInsCard } from './linked-sign-ins-card';
-import { SignatureCard } from './signature-card';
 import { TwoFactorCard } from './two-factor-card';
 import { errorMessage } from '#lib/api-client.ts';
 
 // The password form (react-hook-form and its zod schema) follows the rest of the tab, which
 // shows at once: who is signed in and two-factor authentication.
 const ChangePasswordCard = lazyNamed(() => import('./change-password-card'), 'ChangePasswordCard');
+// The signature form too (react-hook-form and its zod schema): the tab's first open stays small.
+const SignatureCard = lazyNamed(() => import('./signature-card'), 'SignatureCard');
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -44,7 +45,17 @@ function AccountTab() {
           </dl>
         )}
       </section>
-      {user.data?.role === 'admin' && <SignatureCard />}
+      {user.data?.role === 'admin' && (
+        <Suspense
+          fallback={
+            <section className="card" aria-label="Reply Signature">
+              <LoadingRows rows={3} label="Loading your signature" />
+            </section>
+          }
+        >
+          <SignatureCard />
+        </Suspense>
+      )}
       <Suspense
         fallback={
           <section className="card" aria-label="Change Password">

@@ -14,11 +14,12 @@ import { lazyNamed, useOpenedOnce } from '../../components/lazy-form';
 import { EditorCard, LoadingRows } from '../../components/load-state';
 import { SubmissionFilters, searchable, useDebounced } from './submission-filters';
 import { SubmissionsTable } from './submissions-table';
-import { TimeZoneForm } from './time-zone-form';
 
 // The reply form (react-hook-form and the shared zod schema) loads with the first reply, so the
 // Contacts tab, the one the back office opens on, does not wait for it.
 const RespondDialog = lazyNamed(() => import('./respond-dialog'), 'RespondDialog');
+// The time zone form (react-hook-form and its zod schema) loads after the list: the tab's first open stays small.
+const TimeZoneForm = lazyNamed(() => import('./time-zone-form'), 'TimeZoneForm');
 
 const SEARCH_DELAY_MS = 300;
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -109,7 +110,9 @@ export function SubmissionsCard() {
       </p>
       <SubmissionFilters filter={typed} onChange={setTyped} spamCount={counts.data?.spam} />
       <div aria-busy={list.isFetching && list.isPlaceholderData}>{body}</div>
-      <TimeZoneForm />
+      <Suspense fallback={<LoadingRows rows={1} label="Loading the time zone" />}>
+        <TimeZoneForm />
+      </Suspense>
       {/* Mounted from the first reply on, so later ones open and close as a mounted dialog does. */}
       {replied && (
         <Suspense fallback={null}>
