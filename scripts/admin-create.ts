@@ -7,7 +7,7 @@
 import { passwordProblem } from '#shared/password-strength.ts';
 import { checked, runScript } from './run-script';
 import { parseArgs } from 'node:util';
-import { generatePassword } from '#server/auth/password.ts';
+import { generatePassword } from '#server/password.ts';
 import { getDb } from '#server/db/client.ts';
 import { createUser } from '#server/services/users.ts';
 import { newPasswordSchema, registerSchema } from '#shared/schemas/auth.ts';

@@ -8,7 +8,7 @@ import { passwordProblem } from '#shared/password-strength.ts';
 import { checked, runScript } from './run-script';
 import { eq } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
-import { generatePassword } from '#server/auth/password.ts';
+import { generatePassword } from '#server/password.ts';
 import { getDb } from '#server/db/client.ts';
 import { recoveryCodes, users } from '#server/db/schema/index.ts';
 import { findUserByLogin, setPassword } from '#server/services/users.ts';

@@ -5,7 +5,7 @@
  * database handle. A test calls these, not its own copy of the modules, so it acts on the server
  * it started.
  */
-import { advanceClock, now, resetClock } from './auth/clock';
+import { advanceClock, now, resetClock } from './clock';
 import { resetRequestsSettled } from './auth/password-reset';
 import { authSecret, forgetAuthSecret, shareAuthSecret } from './auth/secret';
 import { resetEnvCache } from './env';

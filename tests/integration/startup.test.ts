@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { verifyPassword } from '#server/auth/password.ts';
+import { verifyPassword } from '#server/password.ts';
 import { migrationNames } from '#server/db/backup.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { accounts, users } from '#server/db/schema/index.ts';

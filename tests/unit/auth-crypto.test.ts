@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hintCookie, challengeCookie, readCookie, serializeCookie } from '#server/auth/cookies.ts';
 import { backoffMs } from '#server/mail/worker.ts';
-import { hashPassword, verifyPassword } from '#server/auth/password.ts';
+import { hashPassword, verifyPassword } from '#server/password.ts';
 import { resetEnvCache } from '#server/env.ts';
 
 process.env.AUTH_SECRET ??= 'unit-test-secret-unit-test-secret-0123456789';

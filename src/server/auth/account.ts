@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { accounts, users, type User } from '../db/schema';
 import { HttpError } from '../http';
 import { checkPassword, credentialHash } from './credentials';
-import { hashPassword } from './password';
+import { hashPassword } from '../password';
 import { endOtherSessions } from './session';
 
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';

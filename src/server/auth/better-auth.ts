@@ -8,7 +8,7 @@ import { LIMITS } from '#shared/constants.ts';
 import type { Db } from '../db/client';
 import { accounts, sessions, users, verifications } from '../db/schema';
 import { env } from '../env';
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, verifyPassword } from '../password';
 import { COOKIE_PREFIX } from './cookies';
 import { checkProviderUser, mayCreateAccount } from './provider-link';
 import { providerPlugins } from './providers';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { accounts } from '../db/schema';
-import { dummyHash, verifyPassword } from './password';
+import { dummyHash, verifyPassword } from '../password';
 
 /** The stored password hash of a user's credential account, if any. */
 export async function credentialHash(db: Db, userId: string): Promise<string | null> {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rateLimits } from '../db/schema';
 import { enforce } from '../services/rate-limit';
-import { now } from './clock';
+import { now } from '../clock';
 
 /** At most 5 failed attempts a minute per client address on each of these (ASVS V2.2.1). */
 const ATTEMPTS_PER_MINUTE = 5;

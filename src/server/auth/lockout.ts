@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { rateLimits, users, type User } from '../db/schema';
 import { HttpError } from '../http';
 import { hit } from '../services/rate-limit';
-import { now } from './clock';
+import { now } from '../clock';
 import { LOCKOUT_MS, LOCKOUT_THRESHOLD } from './limits';
 import { queueLockoutNotice } from './mail';
 

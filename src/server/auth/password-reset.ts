@@ -12,7 +12,7 @@ import { recordAudit } from '../services/audit';
 import { enforce, hit } from '../services/rate-limit';
 import { setPassword } from '../services/users';
 import { SAME_PASSWORD } from './account';
-import { now } from './clock';
+import { now } from '../clock';
 import { checkPassword, credentialHash } from './credentials';
 import { queuePasswordResetLink } from './mail';
 

@@ -4,7 +4,7 @@ import { sessions, users } from '../db/schema';
 import { storedAddress } from '../client-ip';
 import { env } from '../env';
 import { getAuth, sessionCookieName } from './better-auth';
-import { now } from './clock';
+import { now } from '../clock';
 import { challengeCookie, hintCookie, isSecureRequest, serializeCookie } from './cookies';
 import { SESSION_MAX_MS } from './better-auth';
 import { holdLink, linkCookie, runProviderCallback } from './provider-link';

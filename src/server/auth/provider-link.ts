@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { accounts, verifications, type User } from '../db/schema';
 import { HttpError } from '../http';
 import { recordAudit } from '../services/audit';
-import { now } from './clock';
+import { now } from '../clock';
 import { readCookie, signInStepCookie } from './cookies';
 import { hashToken, randomToken } from './crypto';
 import { queueProviderLinked, queueProviderUnlinked } from './mail';

@@ -3,7 +3,7 @@ import type { UserRole } from '#shared/constants.ts';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { SESSION_MAX_MS, getAuth, sessionCookieName, sessionIdleMs } from './better-auth';
-import { now as clockNow } from './clock';
+import { now as clockNow } from '../clock';
 import { hintCookie, isSecureRequest, readCookie } from './cookies';
 import { storedAddress } from '../client-ip';
 import { env } from '../env';

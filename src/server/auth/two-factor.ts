@@ -4,7 +4,7 @@ import QRCode from 'qrcode';
 import type { Db } from '../db/client';
 import { recoveryCodes, twoFactorChallenges, users, verifications, type User } from '../db/schema';
 import { HttpError } from '../http';
-import { now } from './clock';
+import { now } from '../clock';
 import { CHALLENGE_TTL_MS } from './cookies';
 import {
   decryptSecret,

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import * as F from '#shared/fallbacks.ts';
 import type { ContentSection } from '#shared/constants.ts';
-import { generatePassword } from '../auth/password';
+import { generatePassword } from '../password';
 import { env } from '../env';
 import { log } from '../log';
 import { ensureCompanyProfile } from '../content/public-content';

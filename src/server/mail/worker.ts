@@ -1,5 +1,5 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { now as clockNow } from '../auth/clock';
+import { now as clockNow } from '../clock';
 import { getDb, type Db } from '../db/client';
 import { companyProfile, mailOutbox } from '../db/schema';
 import { log } from '../log';

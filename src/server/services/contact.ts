@@ -3,7 +3,7 @@ import type { Db, Tx } from '../db/client';
 import { contactInfo, contactSubmissions } from '../db/schema';
 import { env } from '../env';
 import { HttpError } from '../http';
-import { now as clockNow } from '../auth/clock';
+import { now as clockNow } from '../clock';
 import { limitKey, storedAddress } from '../client-ip';
 import { newMessageId } from '../mail/outbox';
 import { CONTACT_MIN_FILL_MS } from '#shared/contact-rules.ts';

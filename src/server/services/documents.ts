@@ -12,7 +12,7 @@ import {
   type documentPatchSchema,
   type documentSchema,
 } from '#shared/schemas/document.ts';
-import { now } from '../auth/clock';
+import { now } from '../clock';
 import { getDb, type Db, type Tx } from '../db/client';
 import { documents, uploads, type Document, type Upload } from '../db/schema';
 import { HttpError } from '../http';

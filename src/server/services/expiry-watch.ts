@@ -1,5 +1,5 @@
 import { lastExpiry, today } from '#shared/company.ts';
-import { now as clockNow } from '../auth/clock';
+import { now as clockNow } from '../clock';
 import { recordChange } from '../content/changes';
 import { getCompanyProfile } from '../content/public-content';
 import type { Db } from '../db/client';

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { LIMITS } from '#shared/constants.ts';
 import { IMAGE_MESSAGES } from '#shared/schemas/upload.ts';
-import { now } from '../auth/clock';
+import { now } from '../clock';
 import type { Db } from '../db/client';
 import { uploads } from '../db/schema';
 import { HttpError } from '../http';

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, lte, sql } from 'drizzle-orm';
-import { now as clockNow } from '../auth/clock';
+import { now as clockNow } from '../clock';
 import type { Db, Tx } from '../db/client';
 import { contactSubmissions } from '../db/schema';
 import { env } from '../env';

@@ -1,5 +1,5 @@
 import { and, count, eq, like, lt } from 'drizzle-orm';
-import { now as clockNow } from '../auth/clock';
+import { now as clockNow } from '../clock';
 import type { Db } from '../db/client';
 import { contactSubmissions, rateLimits } from '../db/schema';
 import { env } from '../env';

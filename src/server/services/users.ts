@@ -3,7 +3,7 @@ import { eq, or, sql } from 'drizzle-orm';
 import type { UserRole } from '#shared/constants.ts';
 import type { Db, Tx } from '../db/client';
 import { accounts, sessions, users } from '../db/schema';
-import { hashPassword } from '../auth/password';
+import { hashPassword } from '../password';
 import { HttpError } from '../http';
 
 export interface CreateUserInput {

@@ -7,7 +7,7 @@
  * the bundle and in the suite's own copy of the modules that the helpers use.
  */
 import { afterAll } from 'vitest';
-import { resetClock } from '#server/auth/clock.ts';
+import { resetClock } from '#server/clock.ts';
 import { forgetAuthSecret } from '#server/auth/secret.ts';
 import { bundleApi } from '../../helpers/bundle';
 import { restoreWorkerEnvironment } from '../../helpers/worker-environment';

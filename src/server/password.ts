@@ -1,5 +1,5 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { env } from '../env';
+import { env } from './env';
 
 /**
  * Passwords are hashed with scrypt (memory-hard) on libuv's thread pool, so hashing never blocks
