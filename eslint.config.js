@@ -36,7 +36,7 @@ const boundary = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
  * service, publisher or web module. Inside db: client.ts → backup.ts → types.ts (backup.ts does not
  * import client.ts). Inside storage: storage.ts → the drivers (local-disk.ts, vercel-blob.ts) →
  * file-storage.ts (a driver does not import storage.ts). Storage imports none of the rooms that
- * use it; db imports neither publish nor web (seed.ts uses services to make the first rows).
+ * use it; db imports neither publish nor web (services/seed.ts makes the first rows, from above).
  */
 const room = (dirs) => `^(#server/(${dirs})/|\\.\\.?/(\\.\\./)*(${dirs})/)`;
 const NO_PUBLISH = {

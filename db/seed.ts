@@ -1,6 +1,6 @@
 /** `npm run db:seed`: re-applies any missing default content and the first admin. */
 import { getDbHandle } from '#server/db/client.ts';
-import { announceAdmin, seed } from '#server/db/seed.ts';
+import { announceAdmin, seed } from '#server/services/seed.ts';
 import { runScript } from '../scripts/run-script';
 
 runScript(async () => {

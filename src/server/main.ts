@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { shareAuthSecret } from './auth/secret';
 import { getSiteLaunch } from './content/public-content';
 import { closeDb, getDbHandle, setDbHandle, whileStarting, type DbHandle } from './db/client';
-import { announceAdmin, seed, type SeedResult } from './db/seed';
+import { announceAdmin, seed, type SeedResult } from './services/seed';
 import { env } from './env';
 import { log } from './log';
 import { startMailWorker } from './mail/worker';

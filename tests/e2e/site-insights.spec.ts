@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
+import { STARTING_INSIGHTS } from '#server/services/starting-insights.ts';
 import { FEATURED_INSIGHT_LINKS } from '#shared/site-config.ts';
 import { expect, test } from './helpers/admin';
 import { axeViolations } from './axe';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seed } from '#server/db/seed.ts';
+import { seed } from '#server/services/seed.ts';
 import { features, services } from '#server/db/schema/index.ts';
 import { FALLBACK_FEDERAL_PRODUCTS } from '#shared/fallbacks.ts';
 import { startAdminContext, type AdminTestContext } from './helpers/admin';

@@ -4,7 +4,7 @@ import { isSnapshot, snapshotContent, type SiteContent } from '#server/content/s
 import { sql } from 'drizzle-orm';
 import { insightsWithPages } from '#server/content/public-content.ts';
 import { openDatabase, setDbHandle } from '#server/db/client.ts';
-import { seed } from '#server/db/seed.ts';
+import { seed } from '#server/services/seed.ts';
 import { contentHash } from '#server/publish/releases.ts';
 import { createPostgresDatabase, openTestDatabase, seededContent } from './helpers/db';
 

@@ -2,8 +2,8 @@ import { count, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentBlocks, emailTemplates, features, headerCta, insights, services, users } from '#server/db/schema/index.ts';
-import { seed } from '#server/db/seed.ts';
-import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
+import { seed } from '#server/services/seed.ts';
+import { STARTING_INSIGHTS } from '#server/services/starting-insights.ts';
 import type { DbHandle } from '#server/db/client.ts';
 import { openTestDatabase } from './helpers/db';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotContent } from '#server/content/site-content.ts';
 import { setDbHandle, type DbHandle } from '#server/db/client.ts';
 import { publishJobs } from '#server/db/schema/index.ts';
-import { seed } from '#server/db/seed.ts';
+import { seed } from '#server/services/seed.ts';
 import { othersRunning, recordVersion, versionContent } from '#server/publish/fleet.ts';
 import { startFollower } from '#server/publish/follower.ts';
 import { enqueue } from '#server/publish/jobs.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents, insights } from '#server/db/schema/index.ts';
-import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
+import { STARTING_INSIGHTS } from '#server/services/starting-insights.ts';
 import { PUBLIC_CONTENT_SECTIONS } from '#shared/constants.ts';
 import { FEATURED_INSIGHT_LINKS } from '#shared/site-config.ts';
 import { startTestServer, type TestServer } from './helpers/server';

@@ -7,7 +7,7 @@ import { headerContent, insights, publishJobs } from '#server/db/schema/index.ts
 import { listJobs } from '#server/publish/jobs.ts';
 import type { Publisher, PublisherOptions } from '#server/publish/publisher.ts';
 import type { Builder } from '#server/publish/render.ts';
-import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
+import { STARTING_INSIGHTS } from '#server/services/starting-insights.ts';
 import { createUser } from '#server/services/users.ts';
 import { FEATURED_INSIGHT_LINKS } from '#shared/site-config.ts';
 import { pageFile } from '#server/content/routes.ts';

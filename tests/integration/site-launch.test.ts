@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { appMeta, auditLog, companyProfile, features, insights } from '#server/db/schema/index.ts';
-import { seed } from '#server/db/seed.ts';
+import { seed } from '#server/services/seed.ts';
 import type { LaunchChecklist } from '#shared/launch-checklist.ts';
 import { publishingAdminContext } from './helpers/admin';
 import { openTestDatabase } from './helpers/db';

@@ -48,7 +48,7 @@ const FORBIDDEN: [layer: string, file: string, line: string][] = [
   ['web → publish (alias)', 'src/server/web/astro-entry.ts', "import type { Builder } from '#server/publish/render.ts';"],
   ['publish → web internals', 'src/server/publish/go-live.ts', "import { createAppServer } from '../web/app-server';"],
   ['publish → services', 'src/server/publish/publisher.ts', "import { updateHeader } from '../services/header';"],
-  ['db → publish', 'src/server/db/seed.ts', "import { publishNow } from '../publish/publisher';"],
+  ['db → publish', 'src/server/db/client.ts', "import { publishNow } from '../publish/publisher';"],
   ['db/backup → db/client', 'src/server/db/backup.ts', "import { getDb } from './client';"],
   ['storage → db', 'src/server/storage/storage.ts', "import { getDb } from '../db/client';"],
   ['storage driver → storage choice', 'src/server/storage/local-disk.ts', "import { storage } from './storage';"],

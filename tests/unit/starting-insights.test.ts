@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STARTING_INSIGHTS } from '#server/db/starting-insights.ts';
+import { STARTING_INSIGHTS } from '#server/services/starting-insights.ts';
 import { paragraphs } from '#lib/format.ts';
 import { insightSchema } from '#shared/schemas/insight.ts';
 import { FEATURED_INSIGHT_LINKS } from '#shared/site-config.ts';

@@ -5,8 +5,8 @@ import * as F from '#shared/fallbacks.ts';
 import type { StarterItem, StarterPage } from '#shared/launch-checklist.ts';
 import type { Db, Tx } from '../db/client';
 import { appMeta, companyProfile, contentBlocks, features, headerContent, insights, services } from '../db/schema';
-import { STARTER_BLOCKS } from '../db/starter-blocks';
-import { STARTING_INSIGHTS } from '../db/starting-insights';
+import { STARTER_BLOCKS } from './starter-blocks';
+import { STARTING_INSIGHTS } from './starting-insights';
 import { HttpError } from '../http';
 import { recordAudit, type Actor } from './audit';
 

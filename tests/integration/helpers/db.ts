@@ -6,7 +6,7 @@ import postgres from 'postgres';
 import { inject } from 'vitest';
 import { snapshotContent, type SiteContent } from '#server/content/site-content.ts';
 import { openDatabase, setDbHandle, type DbHandle } from '#server/db/client.ts';
-import { seed } from '#server/db/seed.ts';
+import { seed } from '#server/services/seed.ts';
 
 /** Runs one statement on the Postgres server of `base` (its own short connection). */
 async function onServer(base: string, statement: string): Promise<void> {

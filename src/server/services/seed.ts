@@ -5,11 +5,11 @@ import { generatePassword } from '../password';
 import { env } from '../env';
 import { log } from '../log';
 import { ensureCompanyProfile } from '../content/public-content';
-import { startHidden } from '../services/site-launch';
-import { recordStarterContent } from '../services/starter-content';
-import { countAdmins, createUser } from '../services/users';
-import type { Db } from './client';
-import { appMeta, contactInfo, contentBlocks, emailTemplates, features, headerContent, headerCta, insights, services } from './schema';
+import { startHidden } from './site-launch';
+import { recordStarterContent } from './starter-content';
+import { countAdmins, createUser } from './users';
+import type { Db } from '../db/client';
+import { appMeta, contactInfo, contentBlocks, emailTemplates, features, headerContent, headerCta, insights, services } from '../db/schema';
 import { STARTER_BLOCKS } from './starter-blocks';
 import { STARTING_INSIGHTS } from './starting-insights';
 
