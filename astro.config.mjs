@@ -14,7 +14,7 @@ const prerenderPages = process.env.PRERENDER_PAGES === 'true';
 /**
  * The server bundle renders the public pages itself when content is published
  * (src/server/publish/render.ts), so there every route is an on-demand one, and the bundle's entry adds `renderPage` to the
- * node adapter's exports (src/server/web/astro-entry.ts). A static build prerenders them as usual.
+ * node adapter's exports (src/server/astro-entry.ts). A static build prerenders them as usual.
  */
 /** @param {import('astro').AstroIntegration} adapter @returns {import('astro').AstroIntegration} */
 function renderOnPublish(adapter) {
@@ -28,7 +28,7 @@ function renderOnPublish(adapter) {
           setAdapter: (a) =>
             params.setAdapter({
               ...a,
-              serverEntrypoint: fileURLToPath(new URL('./src/server/web/astro-entry.ts', import.meta.url)),
+              serverEntrypoint: fileURLToPath(new URL('./src/server/astro-entry.ts', import.meta.url)),
               exports: [...(a.exports ?? []), 'renderPage', 'answerAnonymously', 'main', 'serve', 'bundleApi'],
             }),
         }),

@@ -25,6 +25,6 @@ if (fs.existsSync(entry) && (await bundleIsCurrent(root))) {
   const build = spawnSync(process.execPath, ['--import', 'tsx', script, '--build-only'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-/** @type {import('../src/server/web/astro-entry.ts').ServerBundle} */
+/** @type {import('../src/server/astro-entry.ts').ServerBundle} */
 const bundle = await import(pathToFileURL(entry).href);
 await bundle.main();

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resetEnvCache as resetOwnEnvCache } from '#server/env.ts';
-import type { ServerBundle } from '#server/web/astro-entry.ts';
+import type { ServerBundle } from '#server/astro-entry.ts';
 
 const entry = path.resolve('dist/server/entry.mjs');
 if (!fs.existsSync(entry)) throw new Error('dist/server/entry.mjs is missing: run `npm run build` first');

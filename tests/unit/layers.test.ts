@@ -45,7 +45,7 @@ const FORBIDDEN: [layer: string, file: string, line: string][] = [
   ['content → services', 'src/server/content/site-content.ts', "import { updateHeader } from '../services/header';"],
   ['content → publish', 'src/server/content/changes.ts', "import { startPublisher } from '../publish/publisher';"],
   ['web → publish', 'src/server/web/live-site.ts', "import { buildRelease } from '../publish/releases';"],
-  ['web → publish (alias)', 'src/server/web/astro-entry.ts', "import type { Builder } from '#server/publish/render.ts';"],
+  ['web → publish (alias)', 'src/server/web/app-server.ts', "import type { Builder } from '#server/publish/render.ts';"],
   ['publish → web internals', 'src/server/publish/go-live.ts', "import { createAppServer } from '../web/app-server';"],
   ['publish → services', 'src/server/publish/publisher.ts', "import { updateHeader } from '../services/header';"],
   ['db → publish', 'src/server/db/client.ts', "import { publishNow } from '../publish/publisher';"],

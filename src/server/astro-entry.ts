@@ -14,12 +14,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createExports as nodeExports, start } from '@astrojs/node/server.js';
 import type { SSRManifest } from 'astro';
 import { App } from 'astro/app';
-import type { RenderPage } from '../content/site-content';
-import { RELEASE_ROUTES } from '../content/routes';
+import type { RenderPage } from './content/site-content';
+import { RELEASE_ROUTES } from './content/routes';
 import { GENERATED_STATEMENT_PATH } from '#shared/documents.ts';
-import { bundleApi } from '../bundle-api';
-import { main, serve, type ServeOptions } from '../main';
-import type { AnswerAnonymously } from './public-api-cache';
+import { bundleApi } from './bundle-api';
+import { main, serve, type ServeOptions } from './main';
+import type { AnswerAnonymously } from './web/public-api-cache';
 
 type NodeOptions = Parameters<typeof nodeExports>[1];
 
