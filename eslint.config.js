@@ -22,21 +22,29 @@ const UI = {
 const boundary = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 /*
- * The rooms inside src/server, and the one way their imports go (`npm run cycles`, madge in
+ * The rooms inside src/server, from the top floor down. A room imports only the floors below it,
+ * never its own floor's other rooms nor a floor above (`npm run cycles`, madge in
  * `npm run validate`, refuses any import circle left between single files):
  *
- *   services → content, db    A service saves, then records that content changed
- *                             (content/changes.ts): it knows nothing of publishing.
- *   publish  → content, db, and of web only live-site.ts, static-site.ts and the renderer's type
- *              (astro-entry.ts): it subscribes to changes, renders, and hands a finished
- *              release to the web layer.
- *   web      → services, content, db, never publish: it serves the live release.
+ *   the top     astro-entry.ts (the server bundle's entry) → main.ts, bundle-api.ts, health.ts:
+ *               they start, lend and report on the server, and may import any room.
+ *   publish     subscribes to content changes, renders, and hands a finished release to the web
+ *               layer: of web only live-site.ts and static-site.ts; never services or auth.
+ *   web         the HTTP server: it serves the live release, never imports publish.
+ *   auth        sign-in, sessions, two-factor: it uses the services' users, rate limits and audit.
+ *   services    capability    A service saves, then records that content changed
+ *                             (content/changes.ts): it knows nothing of publishing. The seed
+ *                             (services/seed.ts) makes the first rows through the services.
+ *   content     mail          content: the content visitors see (its reads, snapshot, routes and
+ *                             change events). mail: the outbox and its worker.
+ *   db          storage       db: schema, client, migrations, backup. storage: files, never rows.
+ *   the ground  every other file of src/server itself: env.ts, paths.ts, log.ts, http.ts, clock.ts,
+ *               password.ts, client-ip.ts, trusted-proxies.ts, conditional.ts, after-answer.ts,
+ *               preflight.ts, phases.mjs. They import no folder of src/server.
  *
- * content (the content visitors see: its reads, snapshot, routes and change events) imports no
- * service, publisher or web module. Inside db: client.ts → backup.ts → types.ts (backup.ts does not
- * import client.ts). Inside storage: storage.ts → the drivers (local-disk.ts, vercel-blob.ts) →
- * file-storage.ts (a driver does not import storage.ts). Storage imports none of the rooms that
- * use it; db imports neither publish nor web (services/seed.ts makes the first rows, from above).
+ * Inside db: client.ts → backup.ts → types.ts (backup.ts does not import client.ts). Inside
+ * storage: storage.ts → the drivers (local-disk.ts, vercel-blob.ts) → file-storage.ts (a driver
+ * does not import storage.ts).
  */
 const room = (dirs) => `^(#server/(${dirs})/|\\.\\.?/(\\.\\./)*(${dirs})/)`;
 const NO_PUBLISH = {
@@ -46,8 +54,24 @@ const NO_PUBLISH = {
 const NO_WEB = { regex: room('web'), message: 'The web layer is above this room: it is never imported from here.' };
 const NO_SERVICES = { regex: room('services'), message: 'services/ are above this room: they are never imported from here.' };
 const NO_CONTENT = { regex: room('content'), message: 'content/ is above this room: it is never imported from here.' };
+const NO_AUTH = { regex: room('auth'), message: 'auth/ is above this room: it is never imported from here.' };
+/** A room of the same floor, or one above: never imported from here. */
+const notBelow = (dir) => ({ regex: room(dir), message: `${dir}/ is not below this room: it is never imported from here.` });
+const PUBLISH_INPUT = {
+  regex: room('services|auth'),
+  message: 'The publisher renders from the content snapshot (content/): it imports neither services/ nor auth/.',
+};
+const NO_FOLDER = {
+  regex: room('publish|web|auth|services|capability|content|mail|db|storage'),
+  message: "The ground (src/server's own files) is below every folder of src/server: it imports none.",
+};
+const TOP = ['src/server/astro-entry.ts', 'src/server/main.ts', 'src/server/bundle-api.ts', 'src/server/health.ts'];
+const NO_TOP = {
+  regex: '^(#server/|\\./|(\\.\\./)+)(astro-entry|main|bundle-api|health)(\\.ts)?$',
+  message: 'astro-entry.ts, main.ts, bundle-api.ts and health.ts are the top: no room imports them.',
+};
 const WEB_INTERNALS = {
-  regex: '^(#server/web/|\\.\\./(\\.\\./)*web/)(?!(live-site|static-site|astro-entry)(\\.ts)?$)',
+  regex: '^(#server/web/|\\.\\./(\\.\\./)*web/)(?!(live-site|static-site)(\\.ts)?$)',
   message: 'The publisher hands releases to web/live-site.ts (files: web/static-site.ts) and imports no other web module.',
 };
 const DB_CLIENT = {
@@ -59,31 +83,42 @@ const STORAGE_CHOICE = {
   message: 'storage.ts imports the drivers: a driver takes the contract from file-storage.ts.',
 };
 const server = (...patterns) => boundary(ASTRO_VIRTUAL, ADMIN, ...patterns);
+/** Above content/ and mail/: publish, web, auth, services, capability and the top. */
+const ABOVE_CONTENT = [NO_PUBLISH, NO_WEB, NO_AUTH, NO_SERVICES, notBelow('capability'), NO_TOP];
+/** Above db/ and storage/: those, and content/ and mail/. */
+const ABOVE_DB = [...ABOVE_CONTENT, NO_CONTENT, notBelow('mail')];
 
 const ROOMS = [
-  { name: 'rooms/services', files: ['src/server/services/**'], rules: server(NO_PUBLISH, NO_WEB) },
-  { name: 'rooms/content', files: ['src/server/content/**'], rules: server(NO_SERVICES, NO_PUBLISH, NO_WEB) },
-  { name: 'rooms/publish', files: ['src/server/publish/**'], rules: server(NO_SERVICES, WEB_INTERNALS) },
-  { name: 'rooms/web', files: ['src/server/web/**'], rules: server(NO_PUBLISH) },
-  { name: 'rooms/db', files: ['src/server/db/**'], rules: server(NO_PUBLISH, NO_WEB) },
-  { name: 'rooms/db-backup', files: ['src/server/db/backup.ts', 'src/server/db/types.ts'], rules: server(NO_PUBLISH, NO_WEB, DB_CLIENT) },
+  { name: 'rooms/top', files: TOP, rules: server() },
+  { name: 'rooms/publish', files: ['src/server/publish/**'], rules: server(PUBLISH_INPUT, WEB_INTERNALS, NO_TOP) },
+  { name: 'rooms/web', files: ['src/server/web/**'], rules: server(NO_PUBLISH, NO_TOP) },
+  { name: 'rooms/auth', files: ['src/server/auth/**'], rules: server(NO_PUBLISH, NO_WEB, NO_TOP) },
+  { name: 'rooms/services', files: ['src/server/services/**'], rules: server(NO_PUBLISH, NO_WEB, NO_AUTH, notBelow('capability'), NO_TOP) },
+  {
+    name: 'rooms/capability',
+    files: ['src/server/capability/**'],
+    rules: server(NO_PUBLISH, NO_WEB, NO_AUTH, notBelow('services'), NO_TOP),
+  },
+  { name: 'rooms/content', files: ['src/server/content/**'], rules: server(...ABOVE_CONTENT, notBelow('mail')) },
+  { name: 'rooms/mail', files: ['src/server/mail/**'], rules: server(...ABOVE_CONTENT, notBelow('content')) },
+  { name: 'rooms/db', files: ['src/server/db/**'], rules: server(...ABOVE_DB, notBelow('storage')) },
+  {
+    name: 'rooms/db-backup',
+    files: ['src/server/db/backup.ts', 'src/server/db/types.ts'],
+    rules: server(...ABOVE_DB, notBelow('storage'), DB_CLIENT),
+  },
   {
     name: 'rooms/storage',
     files: ['src/server/storage/**'],
-    rules: server(NO_SERVICES, NO_CONTENT, NO_PUBLISH, NO_WEB, { regex: room('db'), message: 'Storage keeps files, never rows.' }),
+    rules: server(...ABOVE_DB, { regex: room('db'), message: 'Storage keeps files, never rows.' }),
   },
   {
     name: 'rooms/storage-drivers',
     files: ['src/server/storage/local-disk.ts', 'src/server/storage/vercel-blob.ts', 'src/server/storage/file-storage.ts'],
-    rules: server(
-      NO_SERVICES,
-      NO_CONTENT,
-      NO_PUBLISH,
-      NO_WEB,
-      { regex: room('db'), message: 'Storage keeps files, never rows.' },
-      STORAGE_CHOICE,
-    ),
+    rules: server(...ABOVE_DB, { regex: room('db'), message: 'Storage keeps files, never rows.' }, STORAGE_CHOICE),
   },
+  // Every file of src/server itself that is not the top.
+  { name: 'rooms/ground', files: ['src/server/*'], ignores: TOP, rules: server(NO_FOLDER, NO_TOP) },
 ];
 
 export const LAYERS = [

@@ -53,6 +53,33 @@ const FORBIDDEN: [layer: string, file: string, line: string][] = [
   ['storage → db', 'src/server/storage/storage.ts', "import { getDb } from '../db/client';"],
   ['storage driver → storage choice', 'src/server/storage/local-disk.ts', "import { storage } from './storage';"],
   ['storage contract → storage choice', 'src/server/storage/file-storage.ts', "import { storage } from '#server/storage/storage.ts';"],
+  ['services → auth', 'src/server/services/users.ts', "import { requireUser } from '../auth/guard';"],
+  [
+    'services → capability',
+    'src/server/services/capability-statement.ts',
+    "import { statementInput } from '../capability/statement-input';",
+  ],
+  ['capability → services', 'src/server/capability/statement-input.ts', "import { updateHeader } from '#server/services/header.ts';"],
+  ['auth → web', 'src/server/auth/guard.ts', "import { isCrossSite } from '../web/csrf';"],
+  ['auth → publish', 'src/server/auth/session.ts', "import { publishNow } from '../publish/publisher';"],
+  ['publish → auth', 'src/server/publish/publisher.ts', "import { requireUser } from '#server/auth/guard.ts';"],
+  ['content → auth', 'src/server/content/reads.ts', "import { requireUser } from '../auth/guard';"],
+  ['content → mail', 'src/server/content/changes.ts', "import { enqueueMail } from '../mail/outbox';"],
+  ['mail → auth', 'src/server/mail/worker.ts', "import { now } from '../auth/session';"],
+  ['mail → content', 'src/server/mail/outbox.ts', "import { recordChange } from '#server/content/changes.ts';"],
+  ['mail → services', 'src/server/mail/worker.ts', "import { createUser } from '../services/users';"],
+  ['db → services', 'src/server/db/client.ts', "import { seed } from '../services/seed';"],
+  ['db → content', 'src/server/db/lock.ts', "import { recordChange } from '#server/content/changes.ts';"],
+  ['db → auth', 'src/server/db/client.ts', "import { loadUser } from '../auth/account';"],
+  ['db → mail', 'src/server/db/client.ts', "import { enqueueMail } from '../mail/outbox';"],
+  ['db/schema → services', 'src/server/db/schema/content.ts', "import { seed } from '../../services/seed';"],
+  ['db → storage', 'src/server/db/backup.ts', "import { storage } from '../storage/storage';"],
+  ['storage → mail', 'src/server/storage/storage.ts', "import { enqueueMail } from '../mail/outbox';"],
+  ['ground → a folder', 'src/server/env.ts', "import { getDb } from './db/client';"],
+  ['ground → a folder (alias)', 'src/server/clock.ts', "import { requireUser } from '#server/auth/guard.ts';"],
+  ['ground → the top', 'src/server/log.ts', "import { main } from './main';"],
+  ['a room → the top', 'src/server/web/app-server.ts', "import { bundleApi } from '../bundle-api';"],
+  ['a room → the top (alias)', 'src/server/services/header.ts', "import { readiness } from '#server/health.ts';"],
 ];
 
 describe('[GATE][LAYERS] forbidden imports fail the lint', () => {
@@ -73,5 +100,10 @@ describe('[GATE][LAYERS] forbidden imports fail the lint', () => {
     expect(await boundaryErrors('src/server/publish/follower.ts', "import { lookup } from '#server/web/static-site.ts';")).toEqual([]);
     expect(await boundaryErrors('src/server/db/client.ts', "import { countRows } from './backup';")).toEqual([]);
     expect(await boundaryErrors('src/server/storage/storage.ts', "import { isKey } from './file-storage';")).toEqual([]);
+    expect(await boundaryErrors('src/server/auth/session.ts', "import { findUserByLogin } from '../services/users';")).toEqual([]);
+    expect(await boundaryErrors('src/server/services/users.ts', "import { now } from '../clock';")).toEqual([]);
+    expect(await boundaryErrors('src/server/mail/worker.ts', "import { getDb } from '#server/db/client.ts';")).toEqual([]);
+    expect(await boundaryErrors('src/server/main.ts', "import { renderBuilder } from './publish/render';")).toEqual([]);
+    expect(await boundaryErrors('src/server/password.ts', "import { log } from './log';")).toEqual([]);
   }, 60_000);
 });
