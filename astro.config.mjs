@@ -1,5 +1,4 @@
 // @ts-check
-import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
@@ -12,25 +11,31 @@ const siteHost = new URL(site).hostname;
 const prerenderPages = process.env.PRERENDER_PAGES === 'true';
 
 /**
- * The server bundle renders the public pages itself when content is published
- * (src/server/publish/render.ts), so there every route is an on-demand one, and the bundle's entry adds `renderPage` to the
- * node adapter's exports (src/server/astro-entry.ts). A static build prerenders them as usual.
+ * The project's own adapter, through Astro's Adapter API: its server entrypoint
+ * (src/server/astro-entry.ts) receives the build's manifest and exports the HTTP server's Astro
+ * handler, `renderPage` and the server itself (docs/decisions/019-own-astro-adapter.md). The
+ * server bundle renders the public pages itself when content is published
+ * (src/server/publish/render.ts), so there every route is an on-demand one; a static build
+ * prerenders them as usual.
+ * @returns {import('astro').AstroIntegration}
  */
-/** @param {import('astro').AstroIntegration} adapter @returns {import('astro').AstroIntegration} */
-function renderOnPublish(adapter) {
+function serverBundle() {
   return {
-    ...adapter,
+    name: 'procurement-site-server',
     hooks: {
-      ...adapter.hooks,
-      'astro:config:done': (params) =>
-        adapter.hooks['astro:config:done']?.({
-          ...params,
-          setAdapter: (a) =>
-            params.setAdapter({
-              ...a,
-              serverEntrypoint: fileURLToPath(new URL('./src/server/astro-entry.ts', import.meta.url)),
-              exports: [...(a.exports ?? []), 'renderPage', 'answerAnonymously', 'main', 'serve', 'bundleApi'],
-            }),
+      // `/_image` reads local files from the build, as @astrojs/node's did (Astro's default fetches them over HTTP).
+      'astro:config:setup': ({ config, command, updateConfig }) => {
+        const { route, entrypoint } = config.image.endpoint;
+        const local = command === 'dev' ? 'astro/assets/endpoint/dev' : 'astro/assets/endpoint/node';
+        updateConfig({ image: { endpoint: { route: route ?? '_image', entrypoint: entrypoint ?? local } } });
+      },
+      'astro:config:done': ({ setAdapter }) =>
+        setAdapter({
+          name: 'procurement-site-server',
+          serverEntrypoint: fileURLToPath(new URL('./src/server/astro-entry.ts', import.meta.url)),
+          exports: ['handler', 'renderPage', 'answerAnonymously', 'main', 'serve', 'bundleApi'],
+          adapterFeatures: { buildOutput: 'server', edgeMiddleware: false },
+          supportedAstroFeatures: { staticOutput: 'stable', hybridOutput: 'stable', serverOutput: 'stable', sharpImageService: 'stable' },
         }),
       'astro:route:setup': ({ route }) => {
         if (!prerenderPages) route.prerender = false;
@@ -42,9 +47,9 @@ function renderOnPublish(adapter) {
 export default defineConfig({
   site,
   output: 'static',
-  // Middleware mode: scripts/start.ts owns the HTTP server, serves the prerendered pages from
-  // memory (precompressed: the adapter's own static serving compresses nothing and reads the disk each time) and hands everything else to Astro.
-  adapter: renderOnPublish(node({ mode: 'middleware' })),
+  // src/server/main.ts owns the HTTP server (web/app-server.ts): it serves the live release's files
+  // itself and hands everything else to the adapter's handler.
+  adapter: serverBundle(),
   integrations: [react()],
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'always' },
