@@ -1,35 +1,18 @@
-import {
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ChangeEvent,
-  type SubmitEvent,
-  type ReactNode,
-} from 'react';
-import { BUYER_TYPE_LABELS, BUYER_TYPES, CONTACT_FIELDS, CONTACT_RULES, contactErrors, type ContactField } from '#shared/contact-rules.ts';
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type Ref, type SubmitEvent } from 'react';
+import { CONTACT_FIELDS, contactErrors, type ContactField } from '#shared/contact-rules.ts';
+import { BuyerFields, MessageField, PersonFields, type Errors, type Values } from './contact-form-fields';
 
 const noSubscription = () => () => {};
 const isClient = () => true;
 const isServer = () => false;
 
-type Values = Required<{ [K in ContactField]: string }>;
-
 /** The spoken summary of the invalid fields, or '' when there are none. */
-function summary(errors: Partial<Record<ContactField, string>>): string {
+function summary(errors: Errors): string {
   const invalid = Object.keys(errors) as ContactField[];
   if (invalid.length === 0) return '';
   return `${invalid.length === 1 ? 'One field needs' : `${invalid.length} fields need`} attention: ${invalid.map((f) => errors[f]).join('. ')}.`;
 }
 const EMPTY = Object.fromEntries(CONTACT_FIELDS.map((f) => [f, ''])) as Values;
-
-const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: string; required?: boolean }[] = [
-  { name: 'name', label: 'Full Name', autoComplete: 'name', required: true },
-  { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email', required: true },
-  { name: 'company', label: 'Company (Optional)', autoComplete: 'organization' },
-  { name: 'phone', label: 'Phone Number (Optional)', type: 'tel', autoComplete: 'tel' },
-];
 
 /**
  * `successMs`: how long the Thank You panel stays (5000 ms), passed in to keep constants
@@ -40,14 +23,73 @@ const FIELDS: { name: ContactField; label: string; type?: string; autoComplete: 
  * Plain state instead of react-hook-form keeps this island inside its JavaScript budget.
  */
 export function ContactForm({ successMs, email }: { successMs: number; email?: string }) {
+  const [failure, setFailure] = useFailure();
+  const { form, thanks, honeypot, status, values, errors, announcement, hydrated, onChange, onSubmit } = useContactForm(
+    successMs,
+    setFailure,
+  );
+  if (status === 'sent') return <ThankYou ref={thanks} />;
+  const sending = status === 'sending';
+  return (
+    <>
+      <form ref={form} onSubmit={onSubmit} method="post" noValidate aria-label="Contact form">
+        <fieldset disabled={sending} className="grid gap-5">
+          <PersonFields values={values} errors={errors} onChange={onChange} />
+          <MessageField values={values} errors={errors} onChange={onChange} />
+          <BuyerFields values={values} errors={errors} onChange={onChange} />
+          {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
+          <div aria-hidden="true" className="off-screen">
+            <label htmlFor="contact-website">Website</label>
+            <input ref={honeypot} id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+          </div>
+          <div>
+            <button type="submit" disabled={!hydrated} className="btn-primary w-full sm:w-auto">
+              {sending ? 'Sending...' : 'Send Message'}
+            </button>
+          </div>
+        </fieldset>
+        <p className="sr-only" aria-live="assertive" role="alert">
+          {announcement}
+        </p>
+      </form>
+      {failure && <FailureToast failure={failure} email={email} onDismiss={() => setFailure(null)} />}
+    </>
+  );
+}
+
+/** Why sending failed, shown for 5 s (or until dismissed). */
+function useFailure() {
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
     if (!failure) return;
     const t = setTimeout(() => setFailure(null), 5000);
     return () => clearTimeout(t);
   }, [failure]);
+  return [failure, setFailure] as const;
+}
+
+/**
+ * Sends the message. Plain fetch, not the shared client + toast: those would push /contact past
+ * its JS budget. Nothing here throws: a network failure is null.
+ */
+function postContact(body: Values & { website: string; elapsedMs: number }): Promise<Response | null> {
+  return fetch('/api/contact', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).catch(() => null);
+}
+
+/** The answer's message, or a general one (an unreadable answer or none at all). */
+async function failureOf(res: Response | null): Promise<string> {
+  return ((await res?.json().catch(() => null)) as { message?: string } | null)?.message || 'Failed to send message. Please try again.';
+}
+
+/** The form's state: the values, their messages once submitted, sending and the Thank You panel. */
+function useContactForm(successMs: number, setFailure: (failure: string | null) => void) {
   const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<ContactField, string>>>({});
+  const [errors, setErrors] = useState<Errors>({});
   const [validated, setValidated] = useState(false);
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [announcement, setAnnouncement] = useState('');
@@ -109,19 +151,7 @@ export function ContactForm({ successMs, email }: { successMs: number; email?: s
     }
     setAnnouncement('');
     setStatus('sending');
-    const body = {
-      ...values,
-      website: honeypot.current?.value ?? '',
-      elapsedMs: Date.now() - openedAt.current,
-    };
-    // Plain fetch, not the shared client + toast: those would push /contact past its JS budget.
-    // Nothing here throws: a network failure and an unreadable answer both become null.
-    const res = await fetch('/api/contact', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }).catch(() => null);
+    const res = await postContact({ ...values, website: honeypot.current?.value ?? '', elapsedMs: Date.now() - openedAt.current });
     if (res?.ok) {
       // Read to the end, so the answer's connection is done with.
       await res.json().catch(() => null);
@@ -130,139 +160,45 @@ export function ContactForm({ successMs, email }: { successMs: number; email?: s
       return;
     }
     setStatus('idle');
-    setFailure(
-      ((await res?.json().catch(() => null)) as { message?: string } | null)?.message || 'Failed to send message. Please try again.',
-    );
+    setFailure(await failureOf(res));
   };
 
-  if (status === 'sent') {
-    return (
-      <div role="status" className="form-thanks">
-        <h3 ref={thanks} tabIndex={-1} className="form-thanks-title">
-          Thank You!
-        </h3>
-        <p className="mt-3">Your message has been sent successfully. We'll get back to you within 24 hours during business days.</p>
-        <p className="mt-4 text-sm">
-          <strong className="text-ink">What's next?</strong> A member of our team will review your message and reply by email to the address
-          you gave.
-        </p>
-      </div>
-    );
-  }
+  return { form, thanks, honeypot, status, values, errors, announcement, hydrated, onChange, onSubmit };
+}
 
-  const sending = status === 'sending';
-  const field = (name: ContactField) => ({
-    id: `contact-${name}`,
-    name,
-    value: values[name],
-    onChange,
-    // A choice or a date has no length to limit (and no maxlength attribute).
-    maxLength: CONTACT_RULES[name].options || CONTACT_RULES[name].outOfRange ? undefined : CONTACT_RULES[name].max,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `contact-${name}-error` : undefined,
-    className: 'field-input',
-  });
-  const error = (name: ContactField) =>
-    errors[name] ? (
-      <p id={`contact-${name}-error`} className="field-error">
-        {errors[name]}
+function ThankYou({ ref }: { ref: Ref<HTMLHeadingElement> }) {
+  return (
+    <div role="status" className="form-thanks">
+      <h3 ref={ref} tabIndex={-1} className="form-thanks-title">
+        Thank You!
+      </h3>
+      <p className="mt-3">Your message has been sent successfully. We'll get back to you within 24 hours during business days.</p>
+      <p className="mt-4 text-sm">
+        <strong className="text-ink">What's next?</strong> A member of our team will review your message and reply by email to the address
+        you gave.
       </p>
-    ) : null;
-  /** A field with its label above and its message below. */
-  const labelled = (name: ContactField, label: string, control: ReactNode, className?: string) => (
-    <div key={name} className={className}>
-      <label htmlFor={`contact-${name}`} className="field-label">
-        {label}
-      </label>
-      {control}
-      {error(name)}
     </div>
   );
+}
 
+/** The destructive toast: what went wrong, and another way to reach us (unless the message gave one). */
+function FailureToast({ failure, email, onDismiss }: { failure: string; email?: string; onDismiss: () => void }) {
   return (
-    <>
-      <form ref={form} onSubmit={onSubmit} method="post" noValidate aria-label="Contact form">
-        <fieldset disabled={sending} className="grid gap-5">
-          <div className="grid gap-5 sm:grid-cols-2">
-            {FIELDS.map((f) =>
-              labelled(
-                f.name,
-                f.label,
-                <input {...field(f.name)} type={f.type ?? 'text'} autoComplete={f.autoComplete} aria-required={f.required || undefined} />,
-              ),
-            )}
-          </div>
-          <div>
-            <label htmlFor="contact-message" className="field-label">
-              Message
-            </label>
-            <textarea
-              {...field('message')}
-              rows={5}
-              aria-required
-              aria-describedby={errors.message ? 'contact-message-error contact-message-help' : 'contact-message-help'}
-            />
-            <p id="contact-message-help" className="mt-1.5 text-sm text-muted">
-              For urgent requirements, add your solicitation or RFQ number and due date below.
-            </p>
-            {error('message')}
-          </div>
-          {/* The three optional buyer fields; the RFQ number gets a row of its own (its label is long). */}
-          <div className="grid gap-5 sm:grid-cols-2">
-            {labelled(
-              'buyerType',
-              'I am… (Optional)',
-              <select {...field('buyerType')} className="field-select">
-                <option value="">Choose one</option>
-                {BUYER_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {BUYER_TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </select>,
-            )}
-            {labelled('responseDue', 'Response Due Date (Optional)', <input {...field('responseDue')} type="date" />)}
-            {labelled(
-              'solicitation',
-              'Solicitation or RFQ Number (Optional)',
-              <input {...field('solicitation')} autoComplete="off" />,
-              'sm:col-span-2',
-            )}
-          </div>
-          {/* Honeypot: hidden from people and assistive technology; bots fill it in. */}
-          <div aria-hidden="true" className="off-screen">
-            <label htmlFor="contact-website">Website</label>
-            <input ref={honeypot} id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-          </div>
-          <div>
-            <button type="submit" disabled={!hydrated} className="btn-primary w-full sm:w-auto">
-              {sending ? 'Sending...' : 'Send Message'}
-            </button>
-          </div>
-        </fieldset>
-        <p className="sr-only" aria-live="assertive" role="alert">
-          {announcement}
+    <div role="alert" className="toast-error">
+      <p className="font-semibold">Error</p>
+      <p className="mt-1 text-sm">{failure}</p>
+      {email && !failure.includes('@') && (
+        <p className="mt-1 text-sm">
+          You can also email us at{' '}
+          <a className="underline" href={`mailto:${email}`}>
+            {email}
+          </a>
+          .
         </p>
-      </form>
-      {failure && (
-        <div role="alert" className="toast-error">
-          <p className="font-semibold">Error</p>
-          <p className="mt-1 text-sm">{failure}</p>
-          {/* Whatever went wrong, the visitor learns another way to reach us (unless the message gave one). */}
-          {email && !failure.includes('@') && (
-            <p className="mt-1 text-sm">
-              You can also email us at{' '}
-              <a className="underline" href={`mailto:${email}`}>
-                {email}
-              </a>
-              .
-            </p>
-          )}
-          <button type="button" onClick={() => setFailure(null)} className="mt-2 text-sm underline">
-            Dismiss
-          </button>
-        </div>
       )}
-    </>
+      <button type="button" onClick={onDismiss} className="mt-2 text-sm underline">
+        Dismiss
+      </button>
+    </div>
   );
 }
