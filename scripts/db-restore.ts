@@ -11,7 +11,7 @@ import { countRows, openArchive, psqlRestore, restoreEmbedded, type BackupManife
 import { getDbHandle } from '#server/db/client.ts';
 import { env } from '#server/env.ts';
 import { dataDir } from '#server/paths.ts';
-import { publishNow } from '#server/publish/publisher.ts';
+import { queuePublish } from '#server/publish/publisher.ts';
 import { askServer, failure } from './backup-channel';
 import { runScript } from './run-script';
 
@@ -22,7 +22,7 @@ async function restoreDatabase(manifest: BackupManifest, unpacked: string, data:
     await psqlRestore(url, path.join(unpacked, 'database.sql'));
     // An older backup gets this code's migrations; the running servers publish the restored content.
     const rows = await countRows((await getDbHandle()).db);
-    await publishNow('database restored');
+    await queuePublish('database restored');
     return rows;
   }
   if (url) throw new Error('This backup is of the embedded database: unset DATABASE_URL to restore it into DATA_DIR');

@@ -5,6 +5,7 @@ import { getDb } from '#server/db/client.ts';
 import { clientAddress } from '#server/client-ip.ts';
 import { json } from '#server/http.ts';
 import { crossSiteRefusal, isCrossSite } from '#server/web/csrf.ts';
+import { onlyLogged } from '#server/content/changes.ts';
 import { snapshotContent } from '#server/content/site-content.ts';
 import { RELEASE_ROUTES } from '#server/content/routes.ts';
 import { withPageCsp } from '#server/web/security-headers.ts';
@@ -19,6 +20,8 @@ const STATUS_TEXT: Record<number, string> = { 404: 'Not found', 405: 'Method not
 export const onRequest = defineMiddleware(async (ctx, next) => {
   ctx.locals.user = null;
   ctx.locals.session = null;
+  // The server gives its engine's publish request (main.ts); without one a change is only logged.
+  ctx.locals.publish ??= onlyLogged;
   // A prerendered page, or the publisher rendering one into a release: no request to read.
   if (ctx.isPrerendered || ctx.locals.siteContent) return next();
   // `npm run dev` renders the public pages on every request, from the database as it is now.

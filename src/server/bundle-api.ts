@@ -10,10 +10,10 @@ import { resetRequestsSettled } from './auth/password-reset';
 import { authSecret, forgetAuthSecret, shareAuthSecret } from './auth/secret';
 import { resetEnvCache } from './env';
 import { deliverDue, startMailWorker } from './mail/worker';
-import { recordChange } from './content/changes';
-import { contentChanged } from './content/generation';
+import { recordReads } from './content/reads';
 import { compressionSettled, publishContent } from './publish/go-live';
 import { startPublisher } from './publish/publisher';
+import { ReleaseStore } from './publish/release-store';
 import { renderBuilder } from './publish/render';
 import { isServableDocument, servableUpload } from './services/documents';
 import { forgetUsedUpNotifications, sendLeadDigest } from './services/lead-digest';
@@ -22,15 +22,14 @@ import { forgetLeadsAnswers } from './services/leads-stamp';
 import { forgetSearchCounts } from './services/search-limit';
 import { resetStorage } from './storage/storage';
 import { startControlChannel } from './web/control-channel';
-import { liveRelease, liveSite } from './web/live-site';
 
 /**
  * Forgets what this process remembers of the environment and of the database it served, as a
  * process that has just started: the environment read afresh, the clock, the storage, the auth
  * secret, the hour's used-up notifications, the inbox's kept answers, the search counts, the
- * CONTACT_NOTIFY_TO warning, and every answer kept for visitors (a new content generation). The
- * integration suite calls it before each file, whose files share a process and serve a new
- * database each.
+ * CONTACT_NOTIFY_TO warning. (Answers kept for visitors go with the server that kept them: each
+ * server has its own engine, main.ts `serve`.) The integration suite calls it before each file,
+ * whose files share a process and serve a new database each.
  */
 function startAfresh(): void {
   resetEnvCache();
@@ -41,7 +40,6 @@ function startAfresh(): void {
   forgetLeadsAnswers();
   forgetSearchCounts();
   forgetNotifyToWarning();
-  contentChanged();
 }
 
 export const bundleApi = {
@@ -50,11 +48,10 @@ export const bundleApi = {
   compressionSettled,
   deliverDue,
   isServableDocument,
-  liveRelease,
-  liveSite,
   now,
   publishContent,
-  recordChange,
+  recordReads,
+  ReleaseStore,
   renderBuilder,
   resetClock,
   resetEnvCache,

@@ -3,7 +3,9 @@
  * is built (scripts/start.mjs imports the bundle and calls it), `serve` is the same server on a
  * database the caller gives (the integration and fault suites). Either way this bundle is the only
  * copy of the server code in the process, so its module-level singletons (the database handle,
- * the publisher, the live release, the clock…) are the process's.
+ * the clock…) are the process's. The publishing engine is not one of them: each server is given a
+ * release store of its own (publish/release-store.ts), which its publisher publishes into and its
+ * HTTP layer serves.
  */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +19,8 @@ import { startMailWorker } from './mail/worker';
 import { dataDir } from './paths';
 import { preflight, siteUrlWarning } from './preflight';
 import { phase } from './phases.mjs';
-import { startPublisher, type StartRelease } from './publish/publisher';
+import { publishNow, startPublisher, type StartRelease } from './publish/publisher';
+import { ReleaseStore } from './publish/release-store';
 import { servableUpload } from './services/documents';
 import { startLeadJobs } from './services/lead-jobs';
 import { leadRecipients } from './services/lead-mail';
@@ -25,11 +28,10 @@ import { uploadsDir } from './storage/local-disk';
 import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
 import { createAppServer, type AppServerOptions, type AstroHandler } from './web/app-server';
 import { startControlChannel } from './web/control-channel';
-import { liveSite } from './web/live-site';
+import type { EngineLocals } from './web/live-site';
 import { stopWithParent } from './web/parent-watch';
 import { createPublicApiCache, type AnswerAnonymously } from './web/public-api-cache';
 import { drainAndClose } from './web/shutdown';
-import type { StaticMap } from './web/static-site';
 
 /** What the bundle's Astro side gives the HTTP layer. */
 export interface AstroParts {
@@ -72,8 +74,17 @@ function pagesSummary(release: StartRelease | undefined, launched: boolean | und
   return `${release.pages} pages ${release.built ? 'rendered' : 'unchanged since the last start'} (release ${release.id})${visibility}`;
 }
 
+/**
+ * What every route of the server gets of its engine (web/live-site.ts): a service that changes
+ * public content calls `publish`, which is the store's publish request, which calls its publisher.
+ */
+function engineLocals(store: ReleaseStore): EngineLocals {
+  return { publish: store.requestPublish, publishNow: (reason) => publishNow(store, reason), live: store.live };
+}
+
 async function run(astro: AstroParts): Promise<void> {
   const e = await preflight();
+  const store = new ReleaseStore();
   const { handle, seeded } = await phase(
     'Database',
     async () => {
@@ -86,13 +97,13 @@ async function run(astro: AstroParts): Promise<void> {
     (r) => databaseSummary(r.handle, r.seeded),
   );
   // From here `npm run db:backup` and `db:restore` can ask this process (it owns the embedded database).
-  const control = await startControlChannel(dataDir(e.DATA_DIR));
+  const control = await startControlChannel(dataDir(e.DATA_DIR), store.requestPublish);
 
   // Serves the current release (or builds one) and runs publish jobs from here on.
   const publisher = await phase(
     'Pages',
     async () => {
-      const started = await startPublisher();
+      const started = await startPublisher({ store });
       const launch = await getSiteLaunch(handle.db).catch(() => undefined);
       return { started, launched: launch?.launched };
     },
@@ -100,17 +111,18 @@ async function run(astro: AstroParts): Promise<void> {
   ).then((p) => p.started);
   const mailWorker = startMailWorker();
   // The hourly leads digest and the daily spam clean-up (once across instances).
-  const leadJobs = startLeadJobs();
+  const leadJobs = startLeadJobs({ publish: store.requestPublish });
   await leadJobs.firstPass;
 
   // Postgres with a deploy hook: instances do not follow each other's publishes, so none may keep answers.
   const keepPublicAnswers = e.PUBLIC_API_CACHE && !(handle.kind === 'postgres' && e.REBUILD_WEBHOOK_URL);
   const server = createAppServer({
     astro: astro.handler,
-    site: liveSite,
+    site: store.live.site,
+    engine: engineLocals(store),
     trustProxy: e.TRUST_PROXY,
     accessLog: e.ACCESS_LOG,
-    publicApi: keepPublicAnswers ? createPublicApiCache(astro.answerAnonymously) : undefined,
+    publicApi: keepPublicAnswers ? createPublicApiCache(astro.answerAnonymously, store.live.generation) : undefined,
     // With Vercel Blob, image and document URLs point at Blob; only local files are served here.
     // An inactive or deleted document's PDF is not served (images need no database look-up).
     uploads: e.BLOB_READ_WRITE_TOKEN ? undefined : { root: uploadsDir(), guard: servableUpload },
@@ -162,8 +174,11 @@ export interface ServeOptions {
   database?: DbHandle;
   /** Seed the database first: every time (`true`), or only on a first run (`'once'`). */
   seed?: boolean | 'once';
-  /** The static pages (none by default: no publisher runs). */
-  site?: () => StaticMap;
+  /**
+   * The engine whose live release it serves and whose publish request its routes get; a new one
+   * by default (nothing served until the caller starts a publisher into it, `Served.store`).
+   */
+  store?: ReleaseStore;
   uploads?: AppServerOptions['uploads'];
   /** Default: TRUST_PROXY (`true`: a proxy on this machine). */
   trustProxy?: AppServerOptions['trustProxy'];
@@ -175,6 +190,8 @@ export interface Served {
   server: http.Server;
   url: string;
   handle: DbHandle;
+  /** The engine it serves (`ServeOptions.store`, or the one it made). */
+  store: ReleaseStore;
   /** Closes the server (cutting its connections) and forgets the database; the caller closes it. */
   close(): Promise<void>;
 }
@@ -188,10 +205,12 @@ export async function serve(astro: AstroParts, opts: ServeOptions = {}): Promise
   if (opts.database) setDbHandle(opts.database);
   const handle = await getDbHandle();
   if (opts.seed) await seed(handle.db, { onlyOnce: opts.seed === 'once' });
+  const store = opts.store ?? new ReleaseStore();
   const server = createAppServer({
     astro: astro.handler,
-    publicApi: opts.publicApiCache === false ? undefined : createPublicApiCache(astro.answerAnonymously),
-    site: opts.site ?? (() => new Map()),
+    publicApi: opts.publicApiCache === false ? undefined : createPublicApiCache(astro.answerAnonymously, store.live.generation),
+    site: store.live.site,
+    engine: engineLocals(store),
     uploads: opts.uploads,
     trustProxy: opts.trustProxy ?? env().TRUST_PROXY,
   });
@@ -200,6 +219,7 @@ export async function serve(astro: AstroParts, opts: ServeOptions = {}): Promise
     server,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     handle,
+    store,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -121,7 +121,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(dataDir, 'uploads', 'images'), { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'auth-secret'), randomBytes(48).toString('base64url'), { mode: 0o600 });
   s = await startTestServer({ database: openDrillDatabase, uploads: { root: path.join(dataDir, 'uploads') } });
-  control = await startControlChannel(dataDir);
+  control = await startControlChannel(dataDir, s.store.requestPublish);
 });
 afterAll(async () => {
   await control?.close();

@@ -11,7 +11,7 @@ import { capabilityStatementPdf, type PastPerformanceEntry } from '#server/capab
 import type { SiteContent } from '#server/content/site-content.ts';
 import { appMeta, auditLog, documents } from '#server/db/schema/index.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
-import { bundleApi, renderPage } from '../helpers/bundle';
+import { renderPage } from '../helpers/bundle';
 import { content as withData } from './helpers/content-with-data';
 import { publishingAdminContext } from './helpers/admin';
 import { readPdf } from './helpers/pdf';
@@ -265,7 +265,7 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
     expect(await (await t.s.request('/capabilities')).text()).not.toContain('href="/capability-statement.pdf"');
     // [SECURITY][RELIABILITY] An old link to the generated statement gets no stale copy: the release
     // no longer holds it, and there is no statement to send the visitor on to.
-    expect(bundleApi.liveSite().has('/capability-statement.pdf')).toBe(false);
+    expect(t.s.store.live.site().has('/capability-statement.pdf')).toBe(false);
     const none = await t.s.request('/capability-statement.pdf', { redirect: 'manual' });
     expect([none.status, await none.text()]).toEqual([404, 'No capability statement is offered.']);
     // An uploaded statement becomes active: the old link leads to it, asked again each time.

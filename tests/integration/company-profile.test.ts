@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onContentChange, type ContentChange } from '#server/content/changes.ts';
+import type { ContentChange } from '#server/content/changes.ts';
 import { auditLog, companyProfile } from '#server/db/schema/index.ts';
 import { migrationsDir } from '#server/paths.ts';
 import { watchExpiries } from '#server/services/expiry-watch.ts';
@@ -173,33 +173,30 @@ describe('[API][ADMIN][COMPANY] compliance statuses and the name beside the logo
 describe('[COMPANY] a certification or SAM registration past its date: the pages are built again', () => {
   it('the first look only takes note; a date passing asks for a publish once; an edit that changes what has passed asks again', async () => {
     const changes: ContentChange[] = [];
-    const stop = onContentChange(async (c) => void changes.push(c));
-    try {
-      await t.s.db.update(companyProfile).set({
-        certifications: [
-          { name: 'WOSB', identifier: null, expiresOn: '2030-03-31' },
-          { name: 'ISO 9001', identifier: null, expiresOn: '2031-01-15' },
-        ],
-        samActive: true,
-        samExpiresOn: '2030-06-30',
-      });
-      await t.s.db.execute(sql`delete from app_meta where key = 'job:expiry-watch'`);
-      const at = (day: string) => ({ now: new Date(`${day}T12:00:00Z`) });
-      expect(await watchExpiries(t.s.db, at('2030-03-31'))).toBeNull();
-      expect(await watchExpiries(t.s.db, at('2030-03-31'))).toBeNull();
-      expect(changes).toEqual([]);
-      // The day after the WOSB certificate's date: one publish, not one per pass.
-      expect(await watchExpiries(t.s.db, at('2030-04-01'))).toEqual({ passed: '2030-03-31' });
-      expect(await watchExpiries(t.s.db, at('2030-04-02'))).toBeNull();
-      expect(changes).toEqual([{ kind: 'company-profile', id: null, action: 'updated' }]);
-      // The SAM registration's date passes too.
-      expect(await watchExpiries(t.s.db, at('2030-07-01'))).toEqual({ passed: '2030-06-30' });
-      // Not marked active: its date does not count.
-      await t.s.db.update(companyProfile).set({ samActive: false });
-      expect(await watchExpiries(t.s.db, at('2030-07-02'))).toEqual({ passed: '2030-03-31' });
-      expect(changes).toHaveLength(3);
-    } finally {
-      stop();
-    }
+    // The publish request the watch is given: here, one that notes each change.
+    const publish = async (c: ContentChange) => void changes.push(c);
+    await t.s.db.update(companyProfile).set({
+      certifications: [
+        { name: 'WOSB', identifier: null, expiresOn: '2030-03-31' },
+        { name: 'ISO 9001', identifier: null, expiresOn: '2031-01-15' },
+      ],
+      samActive: true,
+      samExpiresOn: '2030-06-30',
+    });
+    await t.s.db.execute(sql`delete from app_meta where key = 'job:expiry-watch'`);
+    const at = (day: string) => ({ now: new Date(`${day}T12:00:00Z`) });
+    expect(await watchExpiries(t.s.db, publish, at('2030-03-31'))).toBeNull();
+    expect(await watchExpiries(t.s.db, publish, at('2030-03-31'))).toBeNull();
+    expect(changes).toEqual([]);
+    // The day after the WOSB certificate's date: one publish, not one per pass.
+    expect(await watchExpiries(t.s.db, publish, at('2030-04-01'))).toEqual({ passed: '2030-03-31' });
+    expect(await watchExpiries(t.s.db, publish, at('2030-04-02'))).toBeNull();
+    expect(changes).toEqual([{ kind: 'company-profile', id: null, action: 'updated' }]);
+    // The SAM registration's date passes too.
+    expect(await watchExpiries(t.s.db, publish, at('2030-07-01'))).toEqual({ passed: '2030-06-30' });
+    // Not marked active: its date does not count.
+    await t.s.db.update(companyProfile).set({ samActive: false });
+    expect(await watchExpiries(t.s.db, publish, at('2030-07-02'))).toEqual({ passed: '2030-03-31' });
+    expect(changes).toHaveLength(3);
   });
 });

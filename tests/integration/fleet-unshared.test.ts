@@ -13,8 +13,8 @@ import { seed } from '#server/services/seed.ts';
 import { othersRunning, recordVersion, versionContent } from '#server/publish/fleet.ts';
 import { startFollower } from '#server/publish/follower.ts';
 import { enqueue } from '#server/publish/jobs.ts';
+import { ReleaseStore } from '#server/publish/release-store.ts';
 import { contentHash } from '#server/publish/releases.ts';
-import { liveRelease } from '#server/web/live-site.ts';
 import { openTestDatabase } from './helpers/db';
 
 const RELEASES = `.releases-test-${process.pid}`;
@@ -42,12 +42,13 @@ describe('[PUBLISH][FLEET] a version recorded while no other instance ran', () =
     await db.update(publishJobs).set({ status: 'building', startedAt: new Date() }).where(eq(publishJobs.id, job.id));
     expect(await versionContent(db, job.id)).toBeNull();
 
-    const follower = await startFollower(handle, { startVersion: job.id - 1, buildOpts: {}, pollMs: 0 });
+    const store = new ReleaseStore();
+    const follower = await startFollower(store, handle, { startVersion: job.id - 1, buildOpts: {}, pollMs: 0 });
     try {
       // Its heartbeat counts: a publish now would share its snapshot.
       expect(await othersRunning(db, 'publisher-alone')).toBe(true);
       await follower.check();
-      expect(liveRelease()?.contentHash).toBe(contentHash(content));
+      expect(store.live.release()?.contentHash).toBe(contentHash(content));
     } finally {
       await follower.stop();
     }

@@ -14,7 +14,7 @@ import { LIMITS } from '#shared/constants.ts';
 import { bundleApi } from '../helpers/bundle';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 
-const { liveSite, startPublisher } = bundleApi;
+const { startPublisher } = bundleApi;
 
 const releases = `.releases-test-${process.pid}`;
 process.env.RELEASES_DIR = releases;
@@ -66,9 +66,9 @@ async function searchUntil(q: string, done: (paths: string[]) => boolean) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ site: liveSite });
+  server = await startTestServer();
   cookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
-  publisher = await startPublisher({ debounceMs: 100, pollMs: 0 });
+  publisher = await startPublisher({ store: server.store, debounceMs: 100, pollMs: 0 });
 }, 300_000);
 
 afterAll(async () => {

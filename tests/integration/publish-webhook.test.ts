@@ -8,7 +8,7 @@ import { expectLogs } from './helpers/expected-logs';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 import { bundleApi } from '../helpers/bundle';
 
-const { recordChange, startPublisher } = bundleApi;
+const { startPublisher } = bundleApi;
 
 /** A deploy hook stand-in: answers each call with the next status of `script` (then 200). */
 class Receiver {
@@ -40,8 +40,8 @@ const receiver = new Receiver();
 let publisher: Publisher | undefined;
 const sleeps: number[] = [];
 
-/** What a service records after saving row `id` of `kind`. */
-const changed = (kind: ContentKind, id = 1) => recordChange({ kind, id, action: 'updated' });
+/** What a service asks for after saving row `id` of `kind`: the publish request the server gives its routes. */
+const changed = (kind: ContentKind, id = 1) => server.store.requestPublish({ kind, id, action: 'updated' });
 
 /** The publisher's clock: tests that need the debounce window held open move it by hand. */
 let clock: number | undefined;
@@ -49,6 +49,7 @@ let clock: number | undefined;
 async function start(maxAttempts = 4) {
   clock = undefined;
   publisher = await startPublisher({
+    store: server.store,
     now: () => clock ?? Date.now(),
     webhook: { url: receiver.url, secret: 's3cret', secretHeader: 'x-hook-secret', backoffMs: 30, maxAttempts },
     debounceMs: 100,
@@ -198,6 +199,7 @@ describe('[PUBLISH]: the footer shows the year', () => {
     const newYear = new Date(new Date().getFullYear() + 1, 0, 1).getTime();
     const offset = newYear - 300 - Date.now();
     publisher = await startPublisher({
+      store: server.store,
       now: () => Date.now() + offset,
       webhook: { url: receiver.url, secret: 's3cret', secretHeader: 'x-hook-secret', backoffMs: 30, maxAttempts: 2 },
       debounceMs: 100,

@@ -16,7 +16,13 @@ import { expectLogs } from './helpers/expected-logs';
 import { signIn, startTestServer, TEST_ADMIN, type TestServer } from './helpers/server';
 import { bundleApi, renderPage } from '../helpers/bundle';
 
-const { liveRelease, liveSite, publishContent, recordChange, renderBuilder, startPublisher } = bundleApi;
+const { publishContent: publishInto, renderBuilder, startPublisher } = bundleApi;
+
+/** The server's engine (its release store): what its publisher publishes into and what it serves. */
+const liveSite = () => server.store.live.site();
+const liveRelease = () => server.store.live.release();
+const publishContent = (content: SiteContent, opts?: Parameters<typeof publishInto>[2]) => publishInto(server.store, content, opts);
+const compressionSettled = () => bundleApi.compressionSettled(server.store);
 
 /*
  * The issue's goal (worst ≤ 5 s publish-to-live) is measured by `npm run bench publish` on a quiet
@@ -33,9 +39,9 @@ let server: TestServer;
 let cookie: string;
 let publisher: Publisher | undefined;
 
-async function restart(opts: PublisherOptions = {}) {
+async function restart(opts: Omit<PublisherOptions, 'store'> = {}) {
   await publisher?.stop();
-  publisher = await startPublisher({ debounceMs: 100, pollMs: 0, ...opts });
+  publisher = await startPublisher({ store: server.store, debounceMs: 100, pollMs: 0, ...opts });
 }
 
 async function status() {
@@ -58,8 +64,8 @@ async function setTitle(title: string) {
   await server.db.update(headerContent).set({ title }).where(eq(headerContent.isActive, true));
 }
 
-/** What a service records after a save (the tests above write the rows themselves). */
-const changed = (kind: 'header' | 'insight', id: number) => recordChange({ kind, id, action: 'updated' });
+/** What a service asks for after a save (the tests above write the rows themselves): the server's publish request. */
+const changed = (kind: 'header' | 'insight', id: number) => server.store.requestPublish({ kind, id, action: 'updated' });
 
 async function home(): Promise<string> {
   const res = await server.request('/');
@@ -83,7 +89,7 @@ function cardHref(html: string, title: string): string | undefined {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ site: liveSite });
+  server = await startTestServer();
   cookie = await signIn(server, TEST_ADMIN.username, TEST_ADMIN.password);
   await restart();
 }, 600_000);
@@ -365,7 +371,7 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     const plain = await brotli('/about');
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(await plain.text()).toContain('Compressed Later LLC');
-    await bundleApi.compressionSettled();
+    await compressionSettled();
     expect(lacking()).toEqual([]);
     const compressed = await brotli('/about');
     expect(compressed.headers.get('content-encoding')).toBe('br');
@@ -382,7 +388,7 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     } as SiteContent;
     await publishContent(edited);
     expect(lacking().length).toBeGreaterThan(10);
-    await bundleApi.compressionSettled();
+    await compressionSettled();
     expect(lacking()).toEqual([]);
     const dir = path.join(releases, liveRelease()!.id, 'client');
     const bytes = (b: unknown) => (Buffer.isBuffer(b) ? b : fs.readFileSync((b as { path: string }).path));
@@ -396,7 +402,7 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     }
     expect(await (await brotli(`/insights/${first!.slug}`)).text()).toContain(`${first!.title} (edited)`);
     await publishContent(content);
-    await bundleApi.compressionSettled();
+    await compressionSettled();
   });
 
   it('a release is served from memory while it is completed on disk; if that fails, the previous one is served again', async () => {

@@ -15,7 +15,9 @@ import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/
 import { createUser } from '#server/services/users.ts';
 import { bundleApi, resetEnvCache } from '../helpers/bundle';
 
-const { liveSite, publishContent } = bundleApi;
+const { publishContent } = bundleApi;
+/** The files the server serves: its engine's live release. */
+const liveSite = () => server.store.live.site();
 
 /*
  * The product behind a real nginx (Debian's) running the shipped site config
@@ -138,8 +140,8 @@ beforeAll(async () => {
   releases = path.resolve(`.releases-proxy-${process.pid}`);
   process.env.RELEASES_DIR = releases;
   resetEnvCache();
-  server = await startTestServer({ trustProxy: true, site: liveSite });
-  await publishContent(await snapshotContent(server.db));
+  server = await startTestServer({ trustProxy: true });
+  await publishContent(server.store, await snapshotContent(server.db));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proxy-'));
   const sslRes = spawnSync(
     'openssl',
@@ -356,7 +358,7 @@ describe('[SECURITY][PROXY] nginx serves the live release as the app would', { t
   it('a release published since nginx last read the maps is served by the app, and by nginx after a reload', async () => {
     const before = await call(`${tlsUrl}/about`);
     expect(before.headers.etag).toMatch(FROM_DISK);
-    await publishContent(await snapshotContent(server.db));
+    await publishContent(server.store, await snapshotContent(server.db));
     const meanwhile = await call(`${tlsUrl}/about`);
     expect(meanwhile.status).toBe(200);
     expect(meanwhile.headers.etag).not.toMatch(FROM_DISK);

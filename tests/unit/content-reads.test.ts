@@ -82,4 +82,45 @@ describe('[PUBLISH][READS] what a page reads of the content', () => {
     expect(r.content.insights[0]).toBe(r.content.insights[0]);
     expect(findItem(content.insights, 'slug', 'one')).toBe(content.insights[0]);
   });
+
+  it('asking whether a key is there (`in`, `Object.hasOwn`) is a read of that key', () => {
+    const asked = readsOf((c) => [Object.hasOwn(c.header, 'logo'), 'subtitle' in c.header]);
+    const withLogo = clone() as Content & { header: { logo?: string } };
+    withLogo.header.logo = '/uploads/logo.svg';
+    expect(readsChanged(asked, content, withLogo)).toBe(true);
+    const withoutSubtitle = clone() as Omit<Content, 'header'> & { header: { title: string; subtitle?: string } };
+    delete withoutSubtitle.header.subtitle;
+    expect(readsChanged(asked, content, withoutSubtitle)).toBe(true);
+    const retitled = clone();
+    retitled.header.title = 'Changed';
+    expect(readsChanged(asked, content, retitled)).toBe(false);
+  });
+
+  it('the recorded content cannot be changed: setting, defining or deleting a property throws', () => {
+    const r = recordReads(clone());
+    const c = r.content as unknown as { header: Record<string, unknown>; insights: { title: string }[] };
+    expect(() => void (c.header.title = 'Changed')).toThrow(/read-only/);
+    expect(() => Object.defineProperty(c.header, 'logo', { value: 'x' })).toThrow(/read-only/);
+    expect(() => delete c.header.subtitle).toThrow(/read-only/);
+    expect(() => c.insights.sort((a, b) => b.title.localeCompare(a.title))).toThrow(/read-only/);
+    expect(() => c.insights.push({ title: 'Three' })).toThrow(/read-only/);
+    expect(() => void (c.insights[0]!.title = 'Changed')).toThrow(/read-only/);
+    expect(r.content.header.title).toBe('Harbor');
+  });
+
+  it('frozen content (a snapshot) is recorded and read as any other', () => {
+    const frozen = clone();
+    const freeze = (v: unknown): void => {
+      if (typeof v !== 'object' || v === null) return;
+      Object.values(v).forEach(freeze);
+      Object.freeze(v);
+    };
+    freeze(frozen);
+    const r = recordReads(frozen);
+    expect(JSON.parse(JSON.stringify(r.content))).toEqual(content);
+    expect(findItem(r.content.insights, 'slug', 'two')?.title).toBe('Two');
+    expect(Object.keys(r.content.insights[0]!)).toEqual(['id', 'slug', 'title', 'tags']);
+    expect([...r.content.company.naicsCodes]).toEqual(['423430', '541611']);
+    expect(() => r.content.insights.reverse()).toThrow(/read-only/);
+  });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { contentChanged } from '#server/content/generation.ts';
 import { rememberedSearch } from '#server/services/insight-search.ts';
 import { searchExcerpt } from '#server/services/search-excerpt.ts';
 
@@ -40,27 +39,31 @@ describe('[SITE][SEARCH] the passage a result shows', () => {
 });
 
 describe('[SITE][SEARCH] the same words are answered from memory until what visitors see changes', () => {
+  /** The serving engine's content generation (web/live-site.ts). */
+  let generation = 0;
+  const live = { generation: () => generation };
+  const contentChanged = () => void generation++;
   const answer = (n: number) => Promise.resolve({ total: n, results: [] });
 
   it('one search per words (however they were typed); a content change or a new release searches again', async () => {
     let searched = 0;
     const search = () => answer(++searched);
     contentChanged();
-    expect(await rememberedSearch('Vetting  suppliers', search)).toEqual({ total: 1, results: [] });
-    expect(await rememberedSearch('vetting, SUPPLIERS!', search)).toEqual({ total: 1, results: [] });
-    expect(await rememberedSearch('vetting', search)).toEqual({ total: 2, results: [] });
+    expect(await rememberedSearch('Vetting  suppliers', live, search)).toEqual({ total: 1, results: [] });
+    expect(await rememberedSearch('vetting, SUPPLIERS!', live, search)).toEqual({ total: 1, results: [] });
+    expect(await rememberedSearch('vetting', live, search)).toEqual({ total: 2, results: [] });
     contentChanged();
-    expect(await rememberedSearch('vetting suppliers', search)).toEqual({ total: 3, results: [] });
+    expect(await rememberedSearch('vetting suppliers', live, search)).toEqual({ total: 3, results: [] });
     expect(searched).toBe(3);
   });
 
   it('a failed search is not kept, and at most 500 searches are kept, the oldest forgotten first', async () => {
     contentChanged();
-    await expect(rememberedSearch('broken', () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
-    expect(await rememberedSearch('broken', () => answer(7))).toEqual({ total: 7, results: [] });
-    for (let i = 0; i < 500; i++) await rememberedSearch(`word${i}`, () => answer(i));
+    await expect(rememberedSearch('broken', live, () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
+    expect(await rememberedSearch('broken', live, () => answer(7))).toEqual({ total: 7, results: [] });
+    for (let i = 0; i < 500; i++) await rememberedSearch(`word${i}`, live, () => answer(i));
     // "broken" was the oldest: forgotten; word1 is still known.
-    expect(await rememberedSearch('broken', () => answer(8))).toEqual({ total: 8, results: [] });
-    expect(await rememberedSearch('word1', () => answer(-1))).toEqual({ total: 1, results: [] });
+    expect(await rememberedSearch('broken', live, () => answer(8))).toEqual({ total: 8, results: [] });
+    expect(await rememberedSearch('word1', live, () => answer(-1))).toEqual({ total: 1, results: [] });
   });
 });

@@ -16,5 +16,5 @@ export const GET = defineHandler(async ({ locals }) => {
 /** A new home card, or an about or federal card with `section: 'about'` or `'federal'` in the body. */
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  return json(await createFeature(await getDb(), await readJson(request), actor), { status: 201 });
+  return json(await createFeature(await getDb(), await readJson(request), actor, locals.publish), { status: 201 });
 });

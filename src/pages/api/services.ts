@@ -18,5 +18,5 @@ export const GET = defineHandler(async ({ locals }) => {
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const input = await readBody(request, serviceSchema);
-  return json(await createService(await getDb(), input, actor), { status: 201 });
+  return json(await createService(await getDb(), input, actor, locals.publish), { status: 201 });
 });

@@ -1,11 +1,11 @@
 import { log } from '../log';
-import { contentChanged } from './generation';
 
 /*
- * What changed in the content visitors see. A service that writes such content records the change
- * here (`recordChange`) and knows nothing of what follows; the publisher subscribes when it starts
- * (publish/publisher.ts) and turns each change into a publish request. With no subscriber (the
- * integration tests of other features, a command-line script) a change is only logged.
+ * What changed in the content visitors see. A service that writes such content is given the
+ * publish request to call (`RequestPublish`) by its caller, and calls it once the write is done:
+ * a route passes the one the server was started with (`locals.publish`: the engine's, which calls
+ * its publisher, publish/release-store.ts and publisher.ts). With none (`npm run dev`, a script)
+ * a change is only logged (`onlyLogged`).
  */
 
 /** What kind of content changed; `database` is all of it (a restore). */
@@ -31,38 +31,19 @@ export interface ContentChange {
   action: 'created' | 'updated' | 'deleted' | 'restored';
 }
 
-type Listener = (change: ContentChange) => Promise<void>;
-
-const listeners = new Set<Listener>();
+/**
+ * Asks for a publish of a change to what visitors see; resolves once the request is recorded. A
+ * service calls the one it was given after its write is done (awaiting it is optional; it never
+ * rejects).
+ */
+export type RequestPublish = (change: ContentChange) => Promise<void>;
 
 /** A change in words, e.g. `feature 12 updated` (logs, the publish job's reason). */
 export function describeChange(change: ContentChange): string {
   return [change.kind, change.id, change.action].filter((part) => part !== null).join(' ');
 }
 
-/**
- * Records that content visitors see has changed (after the write is done). Answers kept for
- * visitors (web/public-api-cache.ts) are made again from here on. Resolves once every subscriber
- * has taken the change (awaiting it is optional; it never rejects).
- */
-export async function recordChange(change: ContentChange): Promise<void> {
-  contentChanged();
-  const subscribers = [...listeners];
-  if (subscribers.length === 0) {
-    log.debug('content changed (nothing subscribed)', { change: describeChange(change) });
-    return;
-  }
-  await Promise.all(
-    subscribers.map((listener) =>
-      listener(change).catch((err) => log.error('handling a content change failed', { change: describeChange(change), err })),
-    ),
-  );
-}
-
-/** Calls `listener` with every change recorded from now on; returns the call that unsubscribes. */
-export function onContentChange(listener: Listener): () => void {
-  // Its own entry, so subscribing one function twice needs two unsubscribes.
-  const own: Listener = (change) => listener(change);
-  listeners.add(own);
-  return () => void listeners.delete(own);
-}
+/** The publish request where nothing publishes (`npm run dev`, a command-line script): the change is logged. */
+export const onlyLogged: RequestPublish = async (change) => {
+  log.debug('content changed (no publisher)', { change: describeChange(change) });
+};

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { memoOfFrozen } from './frozen';
 
 /**
  * What each page reads of the content snapshot, recorded while it renders: the dependency map
@@ -24,17 +25,21 @@ export type Read = Step[];
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
 const hasId = (v: unknown): v is { id: string | number } =>
   isObject(v) && !Array.isArray(v) && (typeof (v as { id?: unknown }).id === 'number' || typeof (v as { id?: unknown }).id === 'string');
-/** Per list, whether every item has an id: each page's recording wraps the same lists (thousands of articles). */
-const itemLists = new WeakMap<unknown[], boolean>();
-const isListOfItems = (list: unknown[]): boolean => {
-  let items = itemLists.get(list);
-  if (items === undefined) itemLists.set(list, (items = list.length > 0 && list.every(hasId)));
-  return items;
-};
+/**
+ * What a list holds (whether every item has an id; its items by id and by a looked-up field),
+ * remembered for frozen lists (a snapshot's, content/site-content.ts): each page's recording wraps
+ * the same lists (thousands of articles).
+ */
+const isListOfItems = memoOfFrozen((list: unknown[]) => list.length > 0 && list.every(hasId));
+const idIndex = memoOfFrozen((list: unknown[]) => new Map<unknown, unknown>(list.filter(hasId).map((item) => [item.id, item])));
+const fieldIndexes = memoOfFrozen((_list: unknown[]) => new Map<string, Map<unknown, unknown>>());
 
-// Registered (Symbol.for): the pages of the server bundle and a publisher loaded from the sources
-// (the tests) hold two copies of this module, and a lookup must still be recorded as one.
-const LOOKUP = Symbol.for('procurement-site/findItem');
+/**
+ * The lookup a recorded list answers `findItem` with. Not registered (no `Symbol.for`): the pages
+ * and the recorder are one copy of this module, the server bundle's (publish/render.ts records
+ * with the bundle's `recordReads` whenever it renders with the bundle's pages).
+ */
+const LOOKUP = Symbol('findItem');
 type Lookup = (field: string, value: unknown) => unknown;
 
 /**
@@ -46,6 +51,11 @@ export function findItem<T extends object>(list: readonly T[], field: keyof T & 
   const lookup = (list as unknown as { [LOOKUP]?: Lookup })[LOOKUP];
   if (lookup) return lookup(field, value) as T | undefined;
   return list.find((item) => (item as Record<string, unknown>)[field] === value);
+}
+
+/** A page that tries to change the content it renders from: the publish fails, naming what it touched. */
+function refuse(what: string, at: string): never {
+  throw new TypeError(`a page tried to ${what} the content it renders from (at ${at}]): the content is read-only`);
 }
 
 /**
@@ -60,87 +70,124 @@ const IDS = '{"ids":true}';
 
 /**
  * Wraps `content` so that every value a page reads is recorded. The wrapped copy behaves as the
- * content (same values, lists are lists); `keys()` gives the distinct reads so far as JSON text,
+ * content (same values, lists are lists) but cannot be changed: setting, defining or deleting a
+ * property throws, so a page that sorted a list in place fails its publish instead of changing the
+ * snapshot the next publish compares with. `keys()` gives the distinct reads so far as JSON text,
  * `reads()` as paths.
+ *
+ * Each proxy stands on an empty object (or list) of its own and answers from the content: a
+ * snapshot is frozen, and a proxy of a frozen object could not answer a wrapped value.
  */
 export function recordReads<T extends object>(content: T): { content: T; reads(): Read[]; keys(): string[] } {
   const seen = new Set<string>();
   const record = (at: string) => void seen.add(`${at}]`);
   const proxies = new WeakMap<object, object>();
+  const readOnly = (at: string) => ({
+    set: () => refuse('set a property of', at),
+    defineProperty: () => refuse('define a property of', at),
+    deleteProperty: () => refuse('delete a property of', at),
+    preventExtensions: () => refuse('freeze', at),
+    setPrototypeOf: () => refuse('change the prototype of', at),
+  });
+
+  const wrapList = (list: unknown[], at: string): object => {
+    const items = isListOfItems(list);
+    const ids = step(at, IDS);
+    const lookup: Lookup = (field, value) => {
+      record(step(at, JSON.stringify({ match: [field, value] })));
+      // Found through the list's index of that field, as a read is resolved, not by a walk.
+      const item = itemWhere(list, field, value);
+      return hasId(item) ? wrap(item, step(at, idStep(item.id))) : item;
+    };
+    const item = (prop: string | symbol): { value: unknown } | undefined => {
+      if (typeof prop !== 'string' || !/^\d+$/.test(prop)) return undefined;
+      const found = list[Number(prop)] as { id: string | number } | undefined;
+      // Reaching an item by its place depends on which item is there.
+      record(ids);
+      return { value: found === undefined ? undefined : wrap(found, step(at, idStep(found.id))) };
+    };
+    return new Proxy([], {
+      ...readOnly(at),
+      get(_, prop) {
+        if (prop === LOOKUP) return lookup;
+        if (!items) {
+          // A list of plain values (NAICS codes, variant widths) is one value.
+          record(at);
+          return Reflect.get(list, prop);
+        }
+        const found = item(prop);
+        if (found) return found.value;
+        if (prop === 'length' || prop === Symbol.iterator) record(ids);
+        // Array methods (map, filter, find…) get the proxy as `this`, so they read through it.
+        return Reflect.get(list, prop);
+      },
+      has(_, prop) {
+        record(items ? ids : at);
+        return Reflect.has(list, prop);
+      },
+      ownKeys() {
+        record(items ? ids : at);
+        return Reflect.ownKeys(list);
+      },
+      getOwnPropertyDescriptor(target, prop) {
+        const d = Reflect.getOwnPropertyDescriptor(list, prop);
+        if (!d) return d;
+        // `length` is the stand-in's own (a list's is never configurable): its value, writable as the stand-in's.
+        if (prop === 'length') {
+          record(items ? ids : at);
+          return { ...Reflect.getOwnPropertyDescriptor(target, prop), value: d.value as number };
+        }
+        if (!items) {
+          record(at);
+          return { ...d, configurable: true };
+        }
+        const found = item(prop);
+        return { ...d, configurable: true, ...(found ? { value: found.value } : {}) };
+      },
+      getPrototypeOf: () => Reflect.getPrototypeOf(list),
+    });
+  };
+
+  const wrapObject = (object: Record<string, unknown>, at: string): object =>
+    new Proxy(Object.create(null) as object, {
+      ...readOnly(at),
+      get(_, prop) {
+        if (typeof prop === 'symbol') return Reflect.get(object, prop);
+        if (!Object.prototype.hasOwnProperty.call(object, prop)) {
+          // An absent key (or an inherited method): it may be there in the next snapshot.
+          if (!(prop in Object.prototype)) record(step(at, keyStep(prop)));
+          return Reflect.get(object, prop);
+        }
+        return wrap(object[prop], step(at, keyStep(prop)));
+      },
+      has(_, prop) {
+        if (typeof prop === 'string') record(step(at, keyStep(prop)));
+        return Reflect.has(object, prop);
+      },
+      ownKeys() {
+        record(at);
+        return Reflect.ownKeys(object);
+      },
+      // `Object.hasOwn`, `Object.keys`, spreading: each key asked for is a read of it.
+      getOwnPropertyDescriptor(_, prop) {
+        const d = Reflect.getOwnPropertyDescriptor(object, prop);
+        if (typeof prop !== 'string') return d && { ...d, configurable: true };
+        record(step(at, keyStep(prop)));
+        if (!d) return d;
+        return { ...d, configurable: true, ...('value' in d ? { value: wrap(d.value, step(at, keyStep(prop))) } : {}) };
+      },
+      getPrototypeOf: () => Reflect.getPrototypeOf(object),
+    });
 
   const wrap = (value: unknown, at: string): unknown => {
     if (!isObject(value)) {
       record(at);
       return value;
     }
-    const target = value as Record<string | symbol, unknown>;
-    const cached = proxies.get(target);
+    const cached = proxies.get(value);
     if (cached) return cached;
-    let proxy: object;
-    if (Array.isArray(target)) {
-      const items = isListOfItems(target);
-      const ids = step(at, IDS);
-      proxy = new Proxy(target, {
-        get(t, prop, receiver) {
-          if (prop === LOOKUP) {
-            return ((field, value) => {
-              record(step(at, JSON.stringify({ match: [field, value] })));
-              // Found through the list's index of that field, as a read is resolved, not by a walk.
-              const item = itemWhere(t, field, value);
-              return hasId(item) ? wrap(item, step(at, idStep(item.id))) : item;
-            }) satisfies Lookup;
-          }
-          if (!items) {
-            // A list of plain values (NAICS codes, variant widths) is one value.
-            record(at);
-            return Reflect.get(t, prop, receiver);
-          }
-          if (typeof prop === 'string' && /^\d+$/.test(prop)) {
-            const item = t[Number(prop)] as { id: string | number } | undefined;
-            // Reaching an item by its place depends on which item is there.
-            record(ids);
-            return item === undefined ? undefined : wrap(item, step(at, idStep(item.id)));
-          }
-          if (prop === 'length' || prop === Symbol.iterator) record(ids);
-          // Array methods (map, filter, find…) are called on the proxy, so they read through it.
-          return Reflect.get(t, prop, receiver);
-        },
-        has(t, prop) {
-          record(ids);
-          return Reflect.has(t, prop);
-        },
-        ownKeys(t) {
-          record(ids);
-          return Reflect.ownKeys(t);
-        },
-      });
-    } else {
-      proxy = new Proxy(target, {
-        get(t, prop, receiver) {
-          if (typeof prop === 'symbol') return Reflect.get(t, prop, receiver);
-          if (!Object.prototype.hasOwnProperty.call(t, prop)) {
-            // An absent key (or an inherited method): it may be there in the next snapshot.
-            if (!(prop in Object.prototype)) record(step(at, keyStep(prop)));
-            return Reflect.get(t, prop, receiver);
-          }
-          return wrap(t[prop], step(at, keyStep(prop)));
-        },
-        has(t, prop) {
-          if (typeof prop === 'string') record(step(at, keyStep(prop)));
-          return Reflect.has(t, prop);
-        },
-        ownKeys(t) {
-          record(at);
-          return Reflect.ownKeys(t);
-        },
-        getOwnPropertyDescriptor(t, prop) {
-          const d = Reflect.getOwnPropertyDescriptor(t, prop);
-          if (d && typeof prop === 'string' && 'value' in d) return { ...d, value: wrap(d.value, step(at, keyStep(prop))) };
-          return d;
-        },
-      });
-    }
-    proxies.set(target, proxy);
+    const proxy = Array.isArray(value) ? wrapList(value as unknown[], at) : wrapObject(value as Record<string, unknown>, at);
+    proxies.set(value, proxy);
     return proxy;
   };
 
@@ -151,19 +198,12 @@ export function recordReads<T extends object>(content: T): { content: T; reads()
   };
 }
 
-/** Per list, its items by id and by looked-up field: resolving a read is then one step per key. */
-const byId = new WeakMap<unknown[], Map<unknown, unknown>>();
-const byField = new WeakMap<unknown[], Map<string, Map<unknown, unknown>>>();
-
 function itemWithId(list: unknown[], id: unknown): unknown {
-  let index = byId.get(list);
-  if (!index) byId.set(list, (index = new Map(list.filter(hasId).map((item) => [item.id, item]))));
-  return index.get(id);
+  return idIndex(list).get(id);
 }
 
 function itemWhere(list: unknown[], field: string, value: unknown): unknown {
-  let fields = byField.get(list);
-  if (!fields) byField.set(list, (fields = new Map()));
+  const fields = fieldIndexes(list);
   let index = fields.get(field);
   if (!index) {
     index = new Map();

@@ -5,6 +5,7 @@ import { lastExpiry } from '#shared/company.ts';
 import { articleImageUrls } from '#shared/markdown.ts';
 import type { ImageMeta } from '#shared/images.ts';
 import { closeDb, getDb, type Db, type Tx } from '../db/client';
+import { deepFreeze } from './frozen';
 import { uploads } from '../db/schema';
 import {
   getActiveBlock,
@@ -131,21 +132,26 @@ async function collect(db: Db | Tx, known: Map<number, InsightEntry> | undefined
 /** Everything a static build reads from the database, at one point in time. */
 export type SiteContent = Jsonify<Awaited2<ReturnType<typeof collect>>['content']>;
 
-/** Per database, the published insights of the last snapshot read from it, by id. */
-const knownInsights = new WeakMap<Db, Map<number, InsightEntry>>();
-
-/** The snapshots `snapshotContent` read, and the insight rows they hold (never changed once read). */
-const snapshots = new WeakSet<object>();
-const snapshotRows = new WeakSet<object>();
+/**
+ * What the last snapshot read from a database holds of its insights, by id: the next snapshot
+ * reads only the rows changed since. Its owner (publish/release-store.ts) keeps one per engine.
+ */
+export interface SnapshotMemo {
+  db?: Db;
+  insights?: Map<number, InsightEntry>;
+}
 
 /**
  * Reads the content from a database at one point in time: every query runs in one REPEATABLE READ
  * transaction, so a save committed while the snapshot is read is either wholly in it or not at all
  * (never the new header beside the old services). Not READ ONLY: a database without its company
- * profile row gets it here. Insights unchanged since the last snapshot of `db` are not read again.
+ * profile row gets it here. With a `memo`, insights unchanged since its last snapshot of `db` are
+ * not read again. The snapshot is deep-frozen: a row two snapshots share is the same, unchanged
+ * object, and a publish compares on that (publish/render.ts).
  */
-export async function snapshotContent(db: Db): Promise<SiteContent> {
-  const { content: read, entries } = await db.transaction((tx) => collect(tx, knownInsights.get(db)), {
+export async function snapshotContent(db: Db, memo?: SnapshotMemo): Promise<SiteContent> {
+  const known = memo?.db === db ? memo.insights : undefined;
+  const { content: read, entries } = await db.transaction((tx) => collect(tx, known), {
     isolationLevel: 'repeatable read',
   });
   const { generatedAt, insights, ...rest } = read;
@@ -155,19 +161,22 @@ export async function snapshotContent(db: Db): Promise<SiteContent> {
     ...(JSON.parse(JSON.stringify(rest)) as Omit<SiteContent, 'generatedAt' | 'insights'>),
     insights,
   } as SiteContent;
-  knownInsights.set(db, entries);
-  snapshots.add(content);
-  for (const row of insights) snapshotRows.add(row);
-  return content;
+  if (memo) Object.assign(memo, { db, insights: entries });
+  return deepFreeze(content);
 }
 
-/** Whether `content` is a snapshot as `snapshotContent` read it (it is never changed). */
-export const isSnapshot = (content: SiteContent): boolean => snapshots.has(content);
+/** Whether `content` is a snapshot as `snapshotContent` read it: frozen, so never changed. */
+export const isSnapshot = (content: SiteContent): boolean => Object.isFrozen(content);
 
-/** Whether `row` is an insight as a snapshot read it (never changed, shared by later snapshots). */
-export const isSnapshotRow = (row: object): boolean => snapshotRows.has(row);
+/** Whether `row` is an insight as a snapshot read it: frozen, so unchanged in every snapshot that shares it. */
+export const isSnapshotRow = (row: object): boolean => Object.isFrozen(row);
 
-let loaded: Promise<SiteContent> | undefined;
+/**
+ * The content of a static build (`npm run build:static`), read once for all its pages. The one
+ * process-wide value of this room (tests/unit/module-state.test.ts names it): a build process
+ * renders one content, and the server never reaches it (its pages get the content in `Astro.locals`).
+ */
+let staticBuild: Promise<SiteContent> | undefined;
 
 /** What a page's `Astro.locals` may carry: the content the publisher renders it from. */
 export interface ContentLocals {
@@ -182,16 +191,16 @@ export interface ContentLocals {
  */
 export function loadSiteContent(locals?: ContentLocals): Promise<SiteContent> {
   if (locals?.siteContent) return Promise.resolve(locals.siteContent);
-  loaded ??= (async () => {
+  staticBuild ??= (async () => {
     const file = process.env.CONTENT_SNAPSHOT;
-    if (file) return JSON.parse(await fs.readFile(file, 'utf8')) as SiteContent;
+    if (file) return deepFreeze(JSON.parse(await fs.readFile(file, 'utf8')) as SiteContent);
     try {
       return await snapshotContent(await getDb());
     } finally {
       await closeDb();
     }
   })();
-  return loaded;
+  return staticBuild;
 }
 
 /**

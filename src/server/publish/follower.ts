@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { contentChanged } from '../content/generation';
+import { deepFreeze } from '../content/frozen';
 import { snapshotContent, type SiteContent } from '../content/site-content';
-import type { DbHandle } from '../db/client';
+import type { Db, DbHandle } from '../db/client';
 import { log } from '../log';
-import { liveRelease, type ReleaseInfo } from '../web/live-site';
+import type { ReleaseInfo } from '../web/live-site';
 import {
   heartbeat,
   leave,
@@ -17,6 +17,7 @@ import {
 } from './fleet';
 import { goLive, publishContent, stopCompressing } from './go-live';
 import { codeVersion, contentHash, markReleaseInUse, readRelease, type BuildOptions } from './releases';
+import type { ReleaseStore } from './release-store';
 
 /*
  * Keeps this instance on the newest published content when several instances share one Postgres,
@@ -53,129 +54,165 @@ export interface Follower {
 /** A version whose build failed here is tried again after this long (unless a newer one comes). */
 const RETRY_MS = 10_000;
 
-export async function startFollower(handle: DbHandle, opts: FollowerOptions): Promise<Follower> {
-  const db = handle.db;
-  const id = randomBytes(8).toString('hex');
-  const follow = opts.follow !== false;
-  /** The version this instance serves, and the newest one it claimed itself. */
-  let version = opts.startVersion;
-  let leading = 0;
-  let failed: { id: number; retryAt: number } | undefined;
-  let stopped = false;
-  let lane: Promise<unknown> = Promise.resolve();
-  let checking: Promise<void> | undefined;
-  let again = false;
-
-  /** One build at a time on this instance, in the order asked. */
-  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = lane.then(work, work);
-    lane = run.catch(() => {});
+/** One build at a time on this instance, in the order asked. */
+class Lane {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => {});
     return run;
-  };
+  }
+  idle(): Promise<unknown> {
+    return this.tail;
+  }
+}
 
-  const beat = async () => {
-    const live = liveRelease();
+/** What the follower of one instance knows: the version it serves, the newest it claimed, the last that failed. */
+class Following {
+  readonly id = randomBytes(8).toString('hex');
+  /** The version this instance serves, and the newest one it claimed itself. */
+  version: number;
+  leading = 0;
+  failed: { id: number; retryAt: number } | undefined;
+  stopped = false;
+  readonly lane = new Lane();
+  private checking: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly store: ReleaseStore,
+    private readonly db: Db,
+    private readonly opts: FollowerOptions,
+  ) {
+    this.version = opts.startVersion;
+  }
+
+  /** Tells the database which release this instance serves. */
+  readonly beat = async (): Promise<void> => {
+    const live = this.store.live.release();
     try {
       if (live) await markReleaseInUse(live.id);
-      await heartbeat(db, { id, version, contentHash: live?.contentHash ?? null, releaseId: live?.id ?? null });
+      await heartbeat(this.db, { id: this.id, version: this.version, contentHash: live?.contentHash ?? null, releaseId: live?.id ?? null });
     } catch (err) {
       log.warn('instance heartbeat failed', { err });
     }
   };
 
-  const goLiveOn = async (v: ContentVersion) => {
+  /** Makes version `v` live here: the release another instance built, when this one can read it, else built here. */
+  private async goLiveOn(v: ContentVersion): Promise<void> {
     // On a RELEASES_DIR shared with the instance that built it, its release is loaded as it is.
     const shared = v.status === 'succeeded' && v.releaseId ? await readRelease(v.releaseId) : null;
     if (shared && shared.contentHash === v.contentHash && shared.codeVersion === (await codeVersion())) {
-      await goLive(shared);
+      await goLive(this.store, shared);
       log.info('following the release another instance built', { version: v.id, release: shared.id });
       return;
     }
     // Not there when it was not shared (no other instance ran when it was recorded) or a newer
     // version has replaced it since: the database as it is now holds that version or a newer one.
-    const content = (await versionContent(db, v.id)) ?? (await snapshotContent(db));
-    const info = await publishContent(content, opts.buildOpts);
+    const recorded = await versionContent(this.db, v.id);
+    const content = recorded ? deepFreeze(recorded) : await snapshotContent(this.db, this.store.snapshots);
+    const info = await publishContent(this.store, content, this.opts.buildOpts);
     log.info('followed a publish of another instance', { version: v.id, release: info.id });
-  };
+  }
 
-  const followNewest = async () => {
-    const newest = await newestVersion(db);
-    if (!newest || newest.id <= Math.max(version, leading)) return;
-    if (failed?.id === newest.id && Date.now() < failed.retryAt) return;
-    if (liveRelease()?.contentHash === newest.contentHash) {
+  /** Follows the newest version, if it is newer than what this instance serves or claimed. */
+  private async followNewest(): Promise<void> {
+    const newest = await newestVersion(this.db);
+    if (!newest || newest.id <= Math.max(this.version, this.leading)) return;
+    if (this.failed?.id === newest.id && Date.now() < this.failed.retryAt) return;
+    if (this.store.live.release()?.contentHash === newest.contentHash) {
       // The same pages, but a public API answer may still differ (e.g. a date): made again.
-      contentChanged();
-      version = newest.id;
-      await beat();
+      this.store.live.changed();
+      this.version = newest.id;
+      await this.beat();
       return;
     }
     try {
-      await exclusive(async () => {
-        if (newest.id > Math.max(version, leading) && !stopped) await goLiveOn(newest);
+      await this.lane.run(async () => {
+        if (newest.id > Math.max(this.version, this.leading) && !this.stopped) await this.goLiveOn(newest);
       });
-      version = Math.max(version, newest.id);
-      failed = undefined;
+      this.version = Math.max(this.version, newest.id);
+      this.failed = undefined;
     } catch (err) {
-      failed = { id: newest.id, retryAt: Date.now() + RETRY_MS };
+      this.failed = { id: newest.id, retryAt: Date.now() + RETRY_MS };
       log.error('building a release of another instance’s publish failed; the previous release stays live', { version: newest.id, err });
     }
-    await beat();
-  };
+    await this.beat();
+  }
 
-  const check = (): Promise<void> => {
-    if (stopped || !follow) return Promise.resolve();
-    if (checking) {
-      again = true;
-      return checking;
+  /** Looks for a newer version now (one look at a time; a call during one asks for another). */
+  readonly check = (): Promise<void> => {
+    if (this.stopped || this.opts.follow === false) return Promise.resolve();
+    if (this.checking) {
+      this.again = true;
+      return this.checking;
     }
-    checking = (async () => {
+    this.checking = (async () => {
       do {
-        again = false;
-        await followNewest();
-      } while (again && !stopped);
+        this.again = false;
+        await this.followNewest();
+      } while (this.again && !this.stopped);
     })()
       .catch((err) => log.warn('looking for a newer publish failed', { err }))
-      .finally(() => (checking = undefined));
-    return checking;
+      .finally(() => (this.checking = undefined));
+    return this.checking;
   };
 
-  let unlisten: (() => Promise<void>) | undefined;
-  if (follow && handle.kind === 'postgres') {
-    try {
-      const client = (handle.db as unknown as { $client: Sql }).$client;
-      const sub = await client.listen(VERSION_CHANNEL, () => void check());
-      unlisten = () => sub.unlisten();
-    } catch (err) {
-      log.warn('publish notifications unavailable; polling instead', { err });
-    }
+  /** Publishes the job this instance claimed: records its snapshot as a version, then builds it. */
+  async publish(jobId: number, content: SiteContent): Promise<ReleaseInfo> {
+    this.leading = Math.max(this.leading, jobId);
+    await recordVersion(this.db, jobId, content, contentHash(content), await othersRunning(this.db, this.id));
+    const info = await this.lane.run(() => publishContent(this.store, content, this.opts.buildOpts));
+    this.version = Math.max(this.version, jobId);
+    await this.beat();
+    return info;
   }
-  const poll = follow && (opts.pollMs ?? 1000) > 0 ? setInterval(() => void check(), opts.pollMs ?? 1000) : undefined;
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.checking;
+    await this.lane.idle();
+    await stopCompressing(this.store);
+    await leave(this.db, this.id).catch((err) => log.warn('leaving the instance list failed', { err }));
+  }
+}
+
+/** Hears of new versions (LISTEN/NOTIFY on Postgres): answers how to stop listening, if it could listen. */
+async function listenForVersions(handle: DbHandle, check: () => void): Promise<(() => Promise<void>) | undefined> {
+  if (handle.kind !== 'postgres') return undefined;
+  try {
+    const client = (handle.db as unknown as { $client: Sql }).$client;
+    const sub = await client.listen(VERSION_CHANNEL, check);
+    return () => sub.unlisten();
+  } catch (err) {
+    log.warn('publish notifications unavailable; polling instead', { err });
+    return undefined;
+  }
+}
+
+/** Starts following other instances' publishes into `store`, and this instance's heartbeat. */
+export async function startFollower(store: ReleaseStore, handle: DbHandle, opts: FollowerOptions): Promise<Follower> {
+  const following = new Following(store, handle.db, opts);
+  const follow = opts.follow !== false;
+  const unlisten = follow ? await listenForVersions(handle, () => void following.check()) : undefined;
+  const pollMs = opts.pollMs ?? 1000;
+  const poll = follow && pollMs > 0 ? setInterval(() => void following.check(), pollMs) : undefined;
   poll?.unref();
-  const pulse = setInterval(() => void beat(), opts.heartbeatMs ?? 5000);
+  const pulse = setInterval(() => void following.beat(), opts.heartbeatMs ?? 5000);
   pulse.unref();
-  await beat();
-  void check();
+  await following.beat();
+  void following.check();
 
   return {
-    id,
-    async publish(jobId, content) {
-      leading = Math.max(leading, jobId);
-      await recordVersion(db, jobId, content, contentHash(content), await othersRunning(db, id));
-      const info = await exclusive(() => publishContent(content, opts.buildOpts));
-      version = Math.max(version, jobId);
-      await beat();
-      return info;
-    },
-    check,
+    id: following.id,
+    publish: (jobId, content) => following.publish(jobId, content),
+    check: following.check,
     async stop() {
-      stopped = true;
       clearInterval(poll);
       clearInterval(pulse);
+      following.stopped = true;
       await unlisten?.().catch(() => {});
-      await checking;
-      await lane;
-      await stopCompressing();
-      await leave(db, id).catch((err) => log.warn('leaving the instance list failed', { err }));
+      await following.stop();
     },
   };
 }

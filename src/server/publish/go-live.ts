@@ -2,7 +2,7 @@ import { snapshotContent, type SiteContent } from '../content/site-content';
 import type { Db } from '../db/client';
 import { log } from '../log';
 import { writeNginxCspMap } from './nginx-csp';
-import { liveRelease, liveSite, serveRelease, type ReleaseInfo } from '../web/live-site';
+import type { ReleaseInfo } from '../web/live-site';
 import { compressMissing, loadStaticSite, type StaticMap } from '../web/static-site';
 import {
   activateRelease,
@@ -14,39 +14,39 @@ import {
   releaseClientDir,
   type BuildOptions,
 } from './releases';
+import type { ReleaseStore } from './release-store';
 
 /*
  * The end of the pipeline: a finished release is read into memory, given its nginx CSP map, made
- * the current one on disk, then handed to the web layer (web/live-site.ts), which serves it.
+ * the current one on disk, then handed to the engine's live site (release-store.ts, web/live-site.ts),
+ * which the HTTP layer serves.
  */
 
 /** Reads a release into memory, then makes it the live one: the disk link first, then the map. */
-export async function goLive(info: ReleaseInfo): Promise<void> {
-  await stopCompressing();
-  const files = await loadRelease(info);
+export async function goLive(store: ReleaseStore, info: ReleaseInfo): Promise<void> {
+  await stopCompressing(store);
+  const files = await loadRelease(store, info);
   await activate(info, files);
-  serveRelease(info, files);
-  compressWhileServed(info, files);
+  store.live.serve(info, files);
+  compressWhileServed(store, info, files);
 }
 
 /**
- * The compressed copies of the live release's new pages, made after it went live (a change every
+ * Makes the compressed copies of the live release's new pages, after it went live (a change every
  * page shows renders thousands of pages; compressing them took longer than rendering them).
  * Until a page has them it is served uncompressed.
  */
-let compressing: { stop: () => void; done: Promise<void> } | undefined;
-
-function compressWhileServed(info: ReleaseInfo, files: StaticMap): void {
+function compressWhileServed(store: ReleaseStore, info: ReleaseInfo, files: StaticMap): void {
   let stopped = false;
   const started = Date.now();
-  const served = () => !stopped && liveSite() === files;
+  const served = () => !stopped && store.live.site() === files;
   const done = compressMissing(releaseClientDir(info.id), files, served).then(
     // `complete`: false when a newer publish took over the rest. At debug level: at a start it
     // comes after the start's last words (the first administrator's password).
     (count) => log.debug('pages compressed', { release: info.id, count, ms: Date.now() - started, complete: served() }),
     (err: unknown) => log.warn('compressing pages failed; they are served uncompressed', { release: info.id, err }),
   );
-  compressing = { stop: () => void (stopped = true), done };
+  store.compressing = { stop: () => void (stopped = true), done };
 }
 
 /**
@@ -54,20 +54,20 @@ function compressWhileServed(info: ReleaseInfo, files: StaticMap): void {
  * publish then keeps its pages as they are on disk and in memory, and compresses what they lack;
  * a stopping instance leaves no write behind it.
  */
-export async function stopCompressing(): Promise<void> {
-  compressing?.stop();
-  await compressing?.done;
+export async function stopCompressing(store: ReleaseStore): Promise<void> {
+  store.compressing?.stop();
+  await store.compressing?.done;
 }
 
 /** Resolves when the live release's pages have their compressed copies (or compressing stopped). */
-export async function compressionSettled(): Promise<void> {
-  await compressing?.done;
+export async function compressionSettled(store: ReleaseStore): Promise<void> {
+  await store.compressing?.done;
 }
 
 /** A release's files in memory, sharing the served copy of every file the live release has too. */
-function loadRelease(info: ReleaseInfo): Promise<StaticMap> {
-  const served = liveRelease();
-  return loadStaticSite(releaseClientDir(info.id), served ? { dir: releaseClientDir(served.id), files: liveSite() } : undefined);
+function loadRelease(store: ReleaseStore, info: ReleaseInfo): Promise<StaticMap> {
+  const served = store.live.release();
+  return loadStaticSite(releaseClientDir(info.id), served ? { dir: releaseClientDir(served.id), files: store.live.site() } : undefined);
 }
 
 /** The release on disk: its nginx CSP map, then `current` pointing at it. */
@@ -81,33 +81,34 @@ async function activate(info: ReleaseInfo, files: StaticMap): Promise<void> {
  * release is served from memory as soon as its new pages are ready, then completed on disk (the
  * pages it keeps linked, `current` moved); should that fail, the previous release is served again.
  */
-export async function publishContent(content: SiteContent, opts: BuildOptions = {}): Promise<ReleaseInfo> {
-  await stopCompressing();
-  const before = { info: liveRelease(), files: liveSite() };
+export async function publishContent(store: ReleaseStore, content: SiteContent, opts: BuildOptions = {}): Promise<ReleaseInfo> {
+  await stopCompressing(store);
+  const before = { info: store.live.release(), files: store.live.site() };
   let files: StaticMap | undefined;
   let loadMs = 0;
   try {
     const info = await buildRelease(content, {
       previous: before.info,
+      memo: store,
       ...opts,
       onReady: async (ready) => {
         const loading = Date.now();
-        files = await loadRelease(ready);
-        serveRelease(ready, files);
+        files = await loadRelease(store, ready);
+        store.live.serve(ready, files);
         loadMs = Date.now() - loading;
       },
     });
     await activate(info, files!);
-    compressWhileServed(info, files!);
+    compressWhileServed(store, info, files!);
     log.info('published', { release: info.id, durationMs: info.durationMs, astroMs: info.astroMs, loadMs, pages: info.pages });
     pruneReleases().catch((err) => log.warn('pruning old releases failed', { err }));
     collectGarbage();
     return info;
   } catch (err) {
-    if (files && liveSite() === files && before.info) serveRelease(before.info, before.files);
+    if (files && store.live.site() === files && before.info) store.live.serve(before.info, before.files);
     // The release still served goes on getting its compressed copies.
-    const live = liveRelease();
-    if (live) compressWhileServed(live, liveSite());
+    const live = store.live.release();
+    if (live) compressWhileServed(store, live, store.live.site());
     throw err;
   }
 }
@@ -127,12 +128,16 @@ function collectGarbage(): void {
  * build one. Answers whether it built, and the error when building failed but an older release
  * could be served.
  */
-export async function ensureRelease(db: Db, opts: BuildOptions = {}): Promise<{ info: ReleaseInfo; built: boolean; error?: Error }> {
+export async function ensureRelease(
+  store: ReleaseStore,
+  db: Db,
+  opts: BuildOptions = {},
+): Promise<{ info: ReleaseInfo; built: boolean; error?: Error }> {
   const current = await currentRelease();
-  const content = await snapshotContent(db);
+  const content = await snapshotContent(db, store.snapshots);
   if (current && current.contentHash === contentHash(content) && current.codeVersion === (await codeVersion())) {
     try {
-      await goLive(current);
+      await goLive(store, current);
       log.info('serving existing release', { release: current.id });
       return { info: current, built: false };
     } catch (err) {
@@ -141,11 +146,11 @@ export async function ensureRelease(db: Db, opts: BuildOptions = {}): Promise<{ 
   }
   log.info('building the static pages from the database…');
   try {
-    return { info: await publishContent(content, opts), built: true };
+    return { info: await publishContent(store, content, opts), built: true };
   } catch (err) {
     // A failed build with a release still on disk: serve that one rather than nothing.
     if (!current) throw err;
-    await goLive(current);
+    await goLive(store, current);
     log.error('building the pages failed; serving the previous release', { release: current.id, err });
     return { info: current, built: false, error: err as Error };
   }

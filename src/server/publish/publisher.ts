@@ -1,27 +1,30 @@
-import { describeChange, onContentChange } from '../content/changes';
-import { contentChanged } from '../content/generation';
 import { snapshotContent, type SiteContent } from '../content/site-content';
-import { getDb, getDbHandle } from '../db/client';
+import { getDb, getDbHandle, type Db, type DbHandle } from '../db/client';
 import type { PublishJob } from '../db/schema';
 import { env } from '../env';
 import { log } from '../log';
 import { newestVersion } from './fleet';
-import { startFollower } from './follower';
+import { startFollower, type Follower } from './follower';
 import { ensureRelease } from './go-live';
 import { claim, enqueue, fail, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
 import type { Builder } from './render';
+import type { ReleaseStore } from './release-store';
 import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook';
 
 /*
- * Publishing, one way: services record that content changed (content/changes.ts); the publisher
- * that the server starts (main.ts) subscribes, records each change as a publish job in the
- * database and runs due jobs one at a time: the pages rendered by the server bundle in this process
- * (render.ts), checked, and handed to the web layer as a finished release (go-live.ts), or a call
- * of the deploy hook (REBUILD_WEBHOOK_URL). Without a started publisher (the integration tests of
- * other features) a change is only logged: nothing builds.
+ * Publishing, one way: a service that changed what visitors see calls the publish request it was
+ * given (content/changes.ts `RequestPublish`; the route passes the server's, release-store.ts
+ * `requestPublish`), which calls `request` of the publisher publishing into that engine's store.
+ * `request` records a publish job in the database and wakes the runner, which runs due jobs one at
+ * a time: the pages rendered by the server bundle in this process (render.ts), checked, and made
+ * the store's live release (go-live.ts), or a call of the deploy hook (REBUILD_WEBHOOK_URL).
+ * Without a started publisher (the integration tests of other features) a change is only logged:
+ * nothing builds.
  */
 
 export interface PublisherOptions {
+  /** The engine it publishes into: its live release, its memos (release-store.ts). */
+  store: ReleaseStore;
   /** Wait after the first write of a batch so writes close together share one build (30 ms, 100 ms with a deploy hook). */
   debounceMs?: number;
   /** How often to look for jobs queued by other instances (0: never). */
@@ -61,15 +64,17 @@ export interface Publisher {
   stop(): Promise<void>;
 }
 
-/** This process's publisher, once started. */
-let current: Publisher | undefined;
-
-/** POST /api/admin/publish: queue a publish even when this process runs no publisher. */
-export async function publishNow(reason: string): Promise<void> {
-  contentChanged();
-  const publisher = current;
-  if (publisher) return publisher.request(reason);
+/** Queues a publish job where no publisher runs here: another instance, or the next start, runs it. */
+export async function queuePublish(reason: string): Promise<void> {
   await enqueue(await getDb(), { mode: webhookFromEnv() ? 'webhook' : 'local', reason, now: Date.now() });
+}
+
+/** POST /api/admin/publish: a publish now, by the store's publisher, or queued when none runs. */
+export async function publishNow(store: ReleaseStore, reason: string): Promise<void> {
+  store.live.changed();
+  const publisher = store.publisher;
+  if (publisher) return publisher.request(reason);
+  await queuePublish(reason);
 }
 
 function webhookFromEnv(): WebhookConfig | null {
@@ -85,155 +90,204 @@ function webhookFromEnv(): WebhookConfig | null {
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Starts this process's publisher (one per process; a second call replaces the first). */
-export async function startPublisher(opts: PublisherOptions = {}): Promise<Publisher> {
-  await current?.stop();
-  const handle = await getDbHandle();
-  const db = handle.db;
-  const now = opts.now ?? Date.now;
-  const pollMs = opts.pollMs ?? 2000;
-  const sleep = opts.sleep ?? realSleep;
+/** A publisher's settings, with their defaults. */
+function settingsOf(opts: PublisherOptions) {
   const hook: WebhookConfig | null =
     opts.webhook === undefined
       ? webhookFromEnv()
       : opts.webhook && { ...WEBHOOK_DEFAULTS, secretHeader: 'x-webhook-secret', ...opts.webhook };
-  const mode: PublishMode = hook ? 'webhook' : 'local';
-  // A local publish of an edit takes a fraction of a second, and edits during one share the next:
-  // a short wait. Each call of a deploy hook starts a whole build elsewhere: a longer one.
-  const debounceMs = opts.debounceMs ?? (hook ? 100 : 30);
-  const buildOpts = { builder: opts.builder, expectedFiles: opts.expectedFiles };
+  return {
+    hook,
+    mode: (hook ? 'webhook' : 'local') as PublishMode,
+    now: opts.now ?? Date.now,
+    pollMs: opts.pollMs ?? 2000,
+    sleep: opts.sleep ?? realSleep,
+    // A local publish of an edit takes a fraction of a second, and edits during one share the
+    // next: a short wait. Each call of a deploy hook starts a whole build elsewhere: a longer one.
+    debounceMs: opts.debounceMs ?? (hook ? 100 : 30),
+    buildOpts: { builder: opts.builder, expectedFiles: opts.expectedFiles },
+  };
+}
+type Settings = ReturnType<typeof settingsOf>;
 
-  // The embedded database has exactly one process: whatever it left "building" died with it.
-  await recoverStale(db, { before: handle.kind === 'pglite' ? now() + 1 : now() - STALE_BUILD_MS, now: now() });
+/** Serves the current release or builds one, and records a build (or its failure) as a completed job. */
+async function serveAtStart(store: ReleaseStore, db: Db, settings: Settings): Promise<StartRelease> {
+  const started = settings.now();
+  const { info, built, error } = await ensureRelease(store, db, settings.buildOpts);
+  const finished = { mode: 'local' as const, reason: 'start', startedAt: started, finishedAt: settings.now() };
+  if (built) await recordCompleted(db, { ...finished, status: 'succeeded', releaseId: info.id });
+  else if (error) await recordCompleted(db, { ...finished, status: 'failed', error: error.message });
+  return { id: info.id, pages: info.pages, built, ...(error ? { error: error.message } : {}) };
+}
 
-  // Read before the start release's content: any newer version is followed once running.
-  const startVersion = (await newestVersion(db))?.id ?? 0;
-  let startRelease: StartRelease | undefined;
-  if (opts.ensureRelease !== false) {
-    const started = now();
-    const { info, built, error } = await ensureRelease(db, buildOpts);
-    const finished = { mode: 'local' as const, reason: 'start', startedAt: started, finishedAt: now() };
-    if (built) await recordCompleted(db, { ...finished, status: 'succeeded', releaseId: info.id });
-    else if (error) await recordCompleted(db, { ...finished, status: 'failed', error: error.message });
-    startRelease = { id: info.id, pages: info.pages, built, ...(error ? { error: error.message } : {}) };
-  }
+/** Runs the due publish jobs one at a time: a tick while one runs asks for another pass. */
+class JobRunner {
+  stopped = false;
+  running: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
 
-  const follower = await startFollower(handle, { startVersion, buildOpts, follow: mode === 'local', pollMs: opts.followMs });
+  constructor(
+    private readonly store: ReleaseStore,
+    private readonly db: Db,
+    private readonly settings: Settings,
+    private readonly follower: Follower,
+  ) {}
 
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
-  let timerAt = Infinity;
-
-  const schedule = (delayMs: number) => {
-    if (stopped) return;
-    const at = now() + Math.max(0, delayMs);
-    if (timer && timerAt <= at) return;
-    clearTimeout(timer);
-    timerAt = at;
-    timer = setTimeout(
+  /** Ticks in `delayMs` (unless a tick is due sooner already). */
+  schedule(delayMs: number): void {
+    if (this.stopped) return;
+    const at = this.settings.now() + Math.max(0, delayMs);
+    if (this.timer && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(
       () => {
-        timer = undefined;
-        timerAt = Infinity;
-        void tick();
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        void this.tick();
       },
       Math.max(0, delayMs),
     );
-    timer.unref();
+    this.timer.unref();
+  }
+
+  cancel(): void {
+    clearTimeout(this.timer);
+  }
+
+  readonly tick = (): Promise<void> => {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.drain()
+      .catch((err) => log.error('publisher run failed', { err }))
+      .finally(() => (this.running = undefined));
+    return this.running;
   };
 
-  const runJob = async (job: PublishJob) => {
+  private async drain(): Promise<void> {
+    const { now, debounceMs } = this.settings;
+    do {
+      this.again = false;
+      for (;;) {
+        if (this.stopped) return;
+        const next = await claim(this.db, { now: now(), debounceMs });
+        if ('job' in next) {
+          await this.runJob(next.job);
+          continue;
+        }
+        if (next.dueAt !== null) this.schedule(next.dueAt - now());
+        break;
+      }
+    } while (this.again);
+  }
+
+  private async runJob(job: PublishJob): Promise<void> {
+    const { hook, mode, now, sleep } = this.settings;
     log.info('publishing', { job: job.id, mode, reason: job.reason });
     if (hook) {
       try {
-        const attempts = await deliverWebhook(db, job, hook, sleep);
-        await succeed(db, job, { now: now(), attempts });
+        const attempts = await deliverWebhook(this.db, job, hook, sleep);
+        await succeed(this.db, job, { now: now(), attempts });
       } catch (err) {
-        await fail(db, job, { now: now(), error: (err as Error).message, attempts: hook.maxAttempts });
+        await fail(this.db, job, { now: now(), error: (err as Error).message, attempts: hook.maxAttempts });
       }
       return;
     }
     try {
-      const info = await follower.publish(job.id, await snapshotContent(db));
-      await succeed(db, job, { now: now(), releaseId: info.id });
+      const info = await this.follower.publish(job.id, await snapshotContent(this.db, this.store.snapshots));
+      await succeed(this.db, job, { now: now(), releaseId: info.id });
     } catch (err) {
       log.error('publish failed; the previous release stays live', { job: job.id, err });
-      await fail(db, job, { now: now(), error: (err as Error).message });
+      await fail(this.db, job, { now: now(), error: (err as Error).message });
     }
-  };
+  }
+}
 
-  const drain = async () => {
-    do {
-      again = false;
-      for (;;) {
-        if (stopped) return;
-        const next = await claim(db, { now: now(), debounceMs });
-        if ('job' in next) {
-          await runJob(next.job);
-          continue;
-        }
-        if (next.dueAt !== null) schedule(next.dueAt - now());
-        break;
-      }
-    } while (again);
-  };
-
-  const tick = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = drain()
-      .catch((err) => log.error('publisher run failed', { err }))
-      .finally(() => (running = undefined));
-    return running;
-  };
-
-  let newYear: NodeJS.Timeout | undefined;
-  const poll = pollMs > 0 ? setInterval(() => void tick().catch(() => {}), pollMs) : undefined;
-  poll?.unref();
-
-  const publisher: Publisher = {
-    mode,
-    startRelease,
-    async request(reason) {
-      if (stopped) return;
-      await enqueue(db, { mode, reason, now: now() });
-      schedule(debounceMs);
-    },
-    tick,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      clearTimeout(newYear);
-      clearInterval(poll);
-      unsubscribe();
-      if (current === publisher) current = undefined;
-      await running;
-      await follower.stop();
-    },
-  };
-  // The footer shows the current year: the pages are rebuilt when it turns. (A server started in a
-  // new year rebuilds anyway: the snapshot carries the year, so last year's release does not match.)
-  const armNewYear = () => {
+/**
+ * The footer shows the current year: the pages are rebuilt when it turns (a server started in a
+ * new year rebuilds anyway: the snapshot carries the year, so last year's release does not match).
+ * Answers the call that stops waiting.
+ */
+function onNewYear(now: () => number, request: (reason: string) => Promise<void>): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const arm = () => {
     if (stopped) return;
     const at = new Date(new Date(now()).getFullYear() + 1, 0, 1).getTime();
     // setTimeout holds at most ~24.8 days: a longer wait is taken in steps.
-    newYear = setTimeout(
+    timer = setTimeout(
       () => {
-        if (now() >= at) void publisher.request('new year').catch((err) => log.error('new-year publish request failed', { err }));
-        armNewYear();
+        if (now() >= at) void request('new year').catch((err) => log.error('new-year publish request failed', { err }));
+        arm();
       },
       Math.min(Math.max(0, at - now()), 2 ** 31 - 1),
     );
-    newYear.unref();
+    timer.unref();
   };
-  armNewYear();
+  arm();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
 
-  // From here on, every change a service records becomes a publish request.
-  const unsubscribe = onContentChange((change) => publisher.request(describeChange(change)));
-  current = publisher;
-  void tick();
+/** Serves the store's release at start (unless told not to) and starts following other instances' publishes. */
+async function startEngine(opts: PublisherOptions, handle: DbHandle, settings: Settings) {
+  const { store } = opts;
+  const db = handle.db;
+  // The embedded database has exactly one process: whatever it left "building" died with it.
+  const now = settings.now();
+  await recoverStale(db, { before: handle.kind === 'pglite' ? now + 1 : now - STALE_BUILD_MS, now });
+  // Read before the start release's content: any newer version is followed once running.
+  const startVersion = (await newestVersion(db))?.id ?? 0;
+  const startRelease = opts.ensureRelease === false ? undefined : await serveAtStart(store, db, settings);
+  const follower = await startFollower(store, handle, {
+    startVersion,
+    buildOpts: settings.buildOpts,
+    follow: settings.mode === 'local',
+    pollMs: opts.followMs,
+  });
+  return { startRelease, follower };
+}
+
+/** Starts the publisher of `opts.store` (one per store; a second call replaces the first). */
+export async function startPublisher(opts: PublisherOptions): Promise<Publisher> {
+  const { store } = opts;
+  await store.publisher?.stop();
+  const handle = await getDbHandle();
+  const db = handle.db;
+  const settings = settingsOf(opts);
+  const { startRelease, follower } = await startEngine(opts, handle, settings);
+  const runner = new JobRunner(store, db, settings, follower);
+  const poll = settings.pollMs > 0 ? setInterval(() => void runner.tick().catch(() => {}), settings.pollMs) : undefined;
+  poll?.unref();
+
+  const publisher: Publisher = {
+    mode: settings.mode,
+    startRelease,
+    async request(reason) {
+      if (runner.stopped) return;
+      await enqueue(db, { mode: settings.mode, reason, now: settings.now() });
+      runner.schedule(settings.debounceMs);
+    },
+    tick: runner.tick,
+    async stop() {
+      runner.stopped = true;
+      runner.cancel();
+      stopNewYear();
+      clearInterval(poll);
+      if (store.publisher === publisher) store.publisher = undefined;
+      await runner.running;
+      await follower.stop();
+    },
+  };
+  const stopNewYear = onNewYear(settings.now, (reason) => publisher.request(reason));
+  // From here on, every publish request of the store (a save's, release-store.ts) comes here.
+  store.publisher = publisher;
+  void runner.tick();
   return publisher;
 }

@@ -2,12 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expectedFiles as defaultExpectedFiles } from '../content/routes';
-import { isSnapshot, isSnapshotRow, type SiteContent } from '../content/site-content';
+import { memoOfFrozen } from '../content/frozen';
+import type { SiteContent } from '../content/site-content';
 import { log } from '../log';
 import { projectRoot } from '../paths';
 import type { ReleaseInfo } from '../web/live-site';
 import { PAGE_BROTLI_QUALITY, precompress, rememberReleaseFiles, type WrittenFile } from '../web/static-site';
-import { renderBuilder, type Builder } from './render';
+import { renderBuilder, type Builder, type BuildMemoSlot } from './render';
 
 export interface BuildOptions {
   /** How the pages are made; rendered by the server bundle (render.ts) by default. */
@@ -22,6 +23,8 @@ export interface BuildOptions {
    * publishing serves the release from here. A failure of what follows fails the build.
    */
   onReady?: (info: ReleaseInfo) => Promise<void>;
+  /** What the builder remembers of the last release it built: the engine's (release-store.ts). */
+  memo?: BuildMemoSlot;
 }
 
 /** Inside the project (release files are hard links of dist/client); each server with its own data uses its own (RELEASES_DIR). */
@@ -33,34 +36,21 @@ export function releaseClientDir(id: string): string {
   return path.join(releasesDir(), id, 'client');
 }
 
-/** Each snapshot's hash, worked out once: a publish asks for it twice (the fleet's version, the release). */
-const hashes = new WeakMap<SiteContent, string>();
-/** Each insight row's digest, for rows a snapshot read (never changed; shared by later snapshots). */
-const rowDigests = new WeakMap<object, string>();
-
-function rowDigest(row: object): string {
-  const known = rowDigests.get(row);
-  if (known !== undefined) return known;
-  const digest = createHash('sha1').update(JSON.stringify(row)).digest('base64');
-  if (isSnapshotRow(row)) rowDigests.set(row, digest);
-  return digest;
-}
+/** Each insight row's digest, worked out once for a row a snapshot read (frozen; shared by later snapshots). */
+const rowDigest = memoOfFrozen((row: object): string => createHash('sha1').update(JSON.stringify(row)).digest('base64'));
 
 /**
  * A hash of what a build reads, without the moment it was read: of the content's JSON but the
  * insights, then of each insight's digest in order. An article is digested once, when it is
- * read, not at every publish (the articles are most of the content: 25 MB at 3,000).
+ * read, not at every publish (the articles are most of the content: 25 MB at 3,000). A snapshot's
+ * is worked out once: a publish asks for it twice (the fleet's version, the release).
  */
-export function contentHash(content: SiteContent): string {
-  const known = hashes.get(content);
-  if (known !== undefined) return known;
+export const contentHash = memoOfFrozen((content: SiteContent): string => {
   const { generatedAt: _ignored, insights, ...rest } = content;
   const hash = createHash('sha256').update(JSON.stringify(rest));
   for (const row of insights) hash.update(rowDigest(row));
-  const hex = hash.digest('hex').slice(0, 16);
-  if (isSnapshot(content)) hashes.set(content, hex);
-  return hex;
-}
+  return hash.digest('hex').slice(0, 16);
+});
 
 /**
  * Identifies the code the pages are built from: a release built by other code is rebuilt at start.
@@ -110,7 +100,7 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
     // The live release's pages can be kept where nothing they read changed, if the same code made them.
     const previousDir =
       opts.previous && opts.previous.codeVersion === (await codeVersion()) ? path.join(releasesDir(), opts.previous.id) : undefined;
-    const built = await (opts.builder ?? renderBuilder())(dir, content, previousDir);
+    const built = await (opts.builder ?? renderBuilder())(dir, content, previousDir, opts.memo);
     const astroMs = Date.now() - started;
     const client = path.join(dir, 'client');
     // What the builder kept from the previous release was checked and compressed in that one.

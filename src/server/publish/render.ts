@@ -22,11 +22,24 @@ function serverEntry(): string {
   return path.join(projectRoot(), 'dist', 'server', 'entry.mjs');
 }
 
-/** The bundle's `renderPage`: the same module instance the server imported to serve requests. */
-async function bundleRenderer(): Promise<RenderPage> {
-  const mod = (await import(pathToFileURL(serverEntry()).href)) as { renderPage?: RenderPage };
+/** How pages are rendered, and their reads recorded by the same copy of content/reads.ts as the pages use (`findItem`). */
+interface Renderer {
+  render: RenderPage;
+  record: typeof recordReads;
+}
+
+/**
+ * The bundle's `renderPage` and `recordReads`: the same module instances the server imported to
+ * serve requests. A process that loaded the publisher from the sources (a test) records with the
+ * bundle's copy too, which the pages' `findItem` knows.
+ */
+async function bundleRenderer(): Promise<Renderer> {
+  const mod = (await import(pathToFileURL(serverEntry()).href)) as {
+    renderPage?: RenderPage;
+    bundleApi?: { recordReads?: typeof recordReads };
+  };
   if (!mod.renderPage) throw new Error('the server bundle cannot render pages: run `npm run build`');
-  return mod.renderPage;
+  return { render: mod.renderPage, record: mod.bundleApi?.recordReads ?? recordReads };
 }
 
 async function* filesUnder(dir: string, base = dir): AsyncGenerator<string> {
@@ -93,10 +106,11 @@ interface BuiltFiles {
 /**
  * Makes the static pages of `content` in `outDir/client` (`renderBuilder` renders them with
  * the server bundle). `previousDir`, the live release's directory when it was built by the same
- * code, lets it keep the pages a change does not touch. A builder that answers nothing leaves
- * the release to be walked.
+ * code, lets it keep the pages a change does not touch; `memo`, the engine's (release-store.ts),
+ * what it remembers of the last release it built. A builder that answers nothing leaves the
+ * release to be walked.
  */
-export type Builder = (outDir: string, content: SiteContent, previousDir?: string) => Promise<BuiltFiles | void>;
+export type Builder = (outDir: string, content: SiteContent, previousDir?: string, memo?: BuildMemoSlot) => Promise<BuiltFiles | void>;
 
 /** The not-found pages answer 404 by design; every other route must answer 200. */
 const expectedStatus = (urlPath: string) => (urlPath.endsWith('/404') ? 404 : 200);
@@ -125,29 +139,31 @@ interface Recorded extends RenderReads {
 }
 
 /**
- * The reads of the last release this process built: the next publish, built from it, then does
- * not parse them again (megabytes at thousands of articles). Releases are never rewritten, so
- * the directory names them.
+ * What an engine remembers of the last release it built: the next publish, built from it, then
+ * does not parse its reads again (megabytes at thousands of articles), and a read that reaches an
+ * insight row both snapshots share gives what it gave. Releases are never rewritten, so the
+ * directory names them.
  */
-let lastBuilt:
-  | {
-      dir: string;
-      recorded: Recorded;
-      content: SiteContent;
-      index: Map<string, number>;
-      parsed: (Read | undefined)[];
-      /** The bundle's client files it linked in (with their compressed copies). */
-      assets: string[];
-    }
-  | undefined;
+export interface BuildMemo {
+  dir: string;
+  recorded: Recorded;
+  /** The (frozen) content it was rendered from: the previous snapshot. */
+  content: SiteContent;
+  index: Map<string, number>;
+  parsed: (Read | undefined)[];
+  /** The bundle's client files it linked in (with their compressed copies). */
+  assets: string[];
+}
 
-/** The last release this process built, if it is the one in `dir`. */
-const builtIn = (dir: string | undefined) => (dir !== undefined && lastBuilt?.dir === path.resolve(dir) ? lastBuilt : undefined);
+/** Where a builder keeps its memo between publishes: the engine's release store. */
+export interface BuildMemoSlot {
+  built?: BuildMemo;
+}
 
-async function previousReads(previousDir: string | undefined, site: string): Promise<Recorded | undefined> {
+async function previousReads(previousDir: string | undefined, site: string, last: BuildMemo | undefined): Promise<Recorded | undefined> {
   if (!previousDir) return undefined;
   const saved =
-    builtIn(previousDir)?.recorded ??
+    last?.recorded ??
     (await Promise.all([fs.readFile(path.join(previousDir, READS_FILE), 'utf8'), fs.readFile(path.join(previousDir, VALUES_FILE), 'utf8')])
       .then(([reads, values]) => ({ ...(JSON.parse(reads) as RenderReads), values: JSON.parse(values) as string[] }))
       .catch(() => undefined));
@@ -228,166 +244,262 @@ function compact(
 
 const sameList = (a: number[] | undefined, b: number[]) => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** The Builder that renders with the server bundle (the default of `buildRelease`). */
-export function renderBuilder(render?: RenderPage): Builder {
-  return async (outDir, content, previousDir) => {
-    const renderPage = render ?? (await bundleRenderer());
-    const client = path.join(outDir, 'client');
-    const dirs = new Dirs();
-    const last = builtIn(previousDir);
-    const dist = path.join(projectRoot(), 'dist', 'client');
-    const kept = new Set<string>();
-    // The bundle's client files (hashed assets, public/): linked now, unless the live release was
-    // built by this process from the same bundle. Its copies are then the ones served, and the
-    // links wait for `finish` with the kept pages.
-    const assets = last ? last.assets : await linkTree(dist, client, dirs);
-    const files = [...assets];
-    if (last) for (const f of assets) if (!/\.(br|gz)$/.test(f)) kept.add(f);
-    // Read at each publish, as a static build reads it: canonical links and feeds use it.
-    const site = currentSiteUrl();
-    const previous = await previousReads(previousDir, site);
-    // The reads numbered as in the previous release (a kept page keeps its list as it is), then
-    // the new ones; what each gives now is worked out once per distinct read. When this process
-    // built the previous release, its index of the reads and their parsed paths are taken as they
-    // are (not copied: tens of thousands at thousands of articles), and new reads go beside them.
+/**
+ * The reads of a release being built: numbered as in the previous release (a kept page keeps its
+ * list as it is), then the new ones; what each gives now is worked out once per distinct read.
+ * When this engine built the previous release, its index of the reads and their parsed paths are
+ * taken as they are (not copied: tens of thousands at thousands of articles), new reads go beside
+ * them, and a read that reaches an insight row both snapshots share gives what it gave.
+ */
+class ReadBook {
+  readonly base: string[];
+  private readonly baseIndex: Map<string, number>;
+  private readonly baseParsed: (Read | undefined)[];
+  private readonly before: SiteContent | undefined;
+  private readonly added: string[] = [];
+  private readonly addedIndex = new Map<string, number>();
+  private readonly addedParsed: Read[] = [];
+  private readonly values: string[] = [];
+  /** Per read of the previous release: 0 not worked out yet, 1 gives what it gave, 2 changed. */
+  private readonly state: Uint8Array;
+
+  constructor(
+    private readonly content: SiteContent,
+    readonly previous: Recorded | undefined,
+    last: BuildMemo | undefined,
+  ) {
     const fromLast = previous !== undefined && last?.recorded === previous;
-    const base = previous?.reads ?? [];
-    const baseIndex = fromLast ? last!.index : new Map<string, number>(base.map((key, i) => [key, i]));
-    const baseParsed: (Read | undefined)[] = fromLast ? last!.parsed : [];
-    const added: string[] = [];
-    const addedIndex = new Map<string, number>();
-    const addedParsed: Read[] = [];
-    const indexOf = (key: string) => {
-      let i = baseIndex.get(key) ?? addedIndex.get(key);
-      if (i === undefined) addedIndex.set(key, (i = base.length + added.push(key) - 1));
-      return i;
-    };
-    const readAt = (i: number): Read =>
-      i < base.length
-        ? (baseParsed[i] ??= JSON.parse(base[i]!) as Read)
-        : (addedParsed[i - base.length] ??= JSON.parse(added[i - base.length]!) as Read);
-    // The content the previous release was rendered from, when this process rendered it: a read
-    // that reaches an insight row both snapshots share gives what it gave (no digest again).
-    const before = fromLast ? last!.content : undefined;
-    const values: string[] = [];
-    const valueNow = (i: number) =>
-      (values[i] ??=
-        before && i < base.length && readsShared(readAt(i), content, before, isSnapshotRow)
-          ? previous!.values[i]!
-          : readValue(content, readAt(i)));
-    // Per read of the previous release: 0 not worked out yet, 1 gives what it gave, 2 changed.
-    const state = new Uint8Array(base.length);
-    const anyChanged = (list: number[]) => {
-      for (const i of list) {
-        let s = state[i]!;
-        if (s === 0) state[i] = s = valueNow(i) === previous!.values[i] ? 1 : 2;
-        if (s === 2) return true;
-      }
-      return false;
-    };
-    const pages: Record<string, number[]> = {};
-    // Whether the reads file says something else than the previous release's.
-    let readsChanged = !previous;
+    this.base = previous?.reads ?? [];
+    this.baseIndex = fromLast ? last.index : new Map<string, number>(this.base.map((key, i) => [key, i]));
+    this.baseParsed = fromLast ? last.parsed : [];
+    this.before = fromLast ? last.content : undefined;
+    this.state = new Uint8Array(this.base.length);
+  }
+
+  indexOf(key: string): number {
+    let i = this.baseIndex.get(key) ?? this.addedIndex.get(key);
+    if (i === undefined) this.addedIndex.set(key, (i = this.base.length + this.added.push(key) - 1));
+    return i;
+  }
+
+  private readAt(i: number): Read {
+    const n = this.base.length;
+    return i < n
+      ? (this.baseParsed[i] ??= JSON.parse(this.base[i]!) as Read)
+      : (this.addedParsed[i - n] ??= JSON.parse(this.added[i - n]!) as Read);
+  }
+
+  private valueNow(i: number): string {
+    return (this.values[i] ??=
+      this.before && i < this.base.length && readsShared(this.readAt(i), this.content, this.before, isSnapshotRow)
+        ? this.previous!.values[i]!
+        : readValue(this.content, this.readAt(i)));
+  }
+
+  /** Whether a read of the previous release's page gives something else now. */
+  anyChanged(list: number[]): boolean {
+    for (const i of list) {
+      let s = this.state[i]!;
+      if (s === 0) this.state[i] = s = this.valueNow(i) === this.previous!.values[i] ? 1 : 2;
+      if (s === 2) return true;
+    }
+    return false;
+  }
+
+  /** The reads to keep beside the release (renumbered when `readsChanged` and some are no longer made), and what each gives. */
+  save(site: string, pages: Record<string, number[]>, readsChanged: boolean) {
+    const all = this.added.length ? [...this.base, ...this.added] : this.base;
+    const smaller = readsChanged ? compact(all, pages) : undefined;
+    const from = (i: number) => (smaller ? smaller.from[i]! : i);
+    const reads = smaller?.reads ?? all;
+    const saved: Recorded = { site, reads, pages: smaller?.pages ?? pages, values: reads.map((_, i) => this.valueNow(from(i))) };
+    const same = reads === this.base;
+    const index = same ? this.baseIndex : new Map(reads.map((key, i) => [key, i]));
+    const parsed = same ? this.baseParsed : reads.map((_, i) => this.readAt(from(i)));
+    return { saved, index, parsed };
+  }
+}
+
+/**
+ * Writes rendered pages while the next ones render: a few at a time, so the pages in hand stay a
+ * few hundred kilobytes whatever the page count. A write that failed (a full disk) fails the
+ * release at the next write, not after every other page.
+ */
+class PageWriter {
+  readonly written = new Map<string, WrittenFile>();
+  private readonly writing = new Set<Promise<void>>();
+  private error: unknown;
+
+  constructor(private readonly client: string) {}
+
+  async write(rel: string, body: Buffer): Promise<void> {
+    while (this.writing.size >= WRITES_IN_FLIGHT) await Promise.race(this.writing);
+    if (this.error) throw this.error;
+    const done: Promise<void> = writePage(path.join(this.client, rel), body)
+      .then(
+        (file) => void this.written.set(rel, file),
+        (err: unknown) => void (this.error ??= err),
+      )
+      .finally(() => this.writing.delete(done));
+    this.writing.add(done);
+  }
+
+  async settled(): Promise<void> {
+    await Promise.all(this.writing);
+    if (this.error) throw this.error;
+  }
+}
+
+/** One release being rendered: from `content`, beside the previous release in `previousDir` when there is one. */
+class ReleaseRender {
+  private readonly client: string;
+  private readonly dirs = new Dirs();
+  private readonly dist = path.join(projectRoot(), 'dist', 'client');
+  private readonly last: BuildMemo | undefined;
+  private readonly kept = new Set<string>();
+  private readonly files: string[] = [];
+  private readonly pages: Record<string, number[]> = {};
+  /** Pages kept from the live release: linked by `finish`, once the release is served. */
+  private readonly toKeep: { urlPath: string; rel: string }[] = [];
+  private readonly writer: PageWriter;
+  /** Read at each publish, as a static build reads it: canonical links and feeds use it. */
+  private readonly site = currentSiteUrl();
+  private assets: string[] = [];
+  private book!: ReadBook;
+  /** Whether the reads file says something else than the previous release's. */
+  private readsChanged = false;
+
+  constructor(
+    private readonly renderer: Renderer,
+    private readonly outDir: string,
+    private readonly content: SiteContent,
+    private readonly previousDir: string | undefined,
+    private readonly memo: BuildMemoSlot | undefined,
+  ) {
+    this.client = path.join(outDir, 'client');
+    this.writer = new PageWriter(this.client);
+    const built = memo?.built;
+    this.last = previousDir !== undefined && built?.dir === path.resolve(previousDir) ? built : undefined;
+  }
+
+  /**
+   * The bundle's client files (hashed assets, public/): linked now, unless the live release was
+   * built by this engine from the same bundle. Its copies are then the ones served, and the links
+   * wait for `finish` with the kept pages. Then the previous release's reads.
+   */
+  async start(): Promise<void> {
+    this.assets = this.last ? this.last.assets : await linkTree(this.dist, this.client, this.dirs);
+    this.files.push(...this.assets);
+    if (this.last) for (const f of this.assets) if (!/\.(br|gz)$/.test(f)) this.kept.add(f);
+    const previous = await previousReads(this.previousDir, this.site, this.last);
+    this.book = new ReadBook(this.content, previous, this.last);
+    this.readsChanged = !previous;
+  }
+
+  private async renderInto(urlPath: string, rel: string): Promise<number[]> {
+    const recorded = this.renderer.record(this.content);
+    const res = await this.renderer.render(urlPath, this.site, recorded.content);
+    if (res.status !== expectedStatus(urlPath)) throw new Error(`rendering ${urlPath} answered ${res.status}`);
+    await this.dirs.ensure(path.dirname(path.join(this.client, rel)));
+    await this.writer.write(rel, Buffer.from(await res.arrayBuffer()));
+    return recorded.keys().map((key) => this.book.indexOf(key));
+  }
+
+  /** Renders every page whose reads give something else now; the others are kept (linked by `finish`). */
+  async renderPages(): Promise<BuiltFiles> {
     let rendered = 0;
     const heapAtStart = heapUsed();
-    // Pages kept from the live release: linked by `finish`, once the release is served.
-    const toKeep: { urlPath: string; rel: string }[] = [];
-    const written = new Map<string, WrittenFile>();
-    // A rendered page is written while the next one renders: a few at a time, so the pages in
-    // hand stay a few hundred kilobytes whatever the page count.
-    const writing = new Set<Promise<void>>();
-    let writeError: unknown;
-    const writeLater = async (rel: string, body: Buffer) => {
-      while (writing.size >= WRITES_IN_FLIGHT) await Promise.race(writing);
-      // A write that failed (a full disk) fails the release now, not after every other page.
-      if (writeError) throw writeError;
-      const done: Promise<void> = writePage(path.join(client, rel), body)
-        .then(
-          (file) => void written.set(rel, file),
-          (err: unknown) => void (writeError ??= err),
-        )
-        .finally(() => writing.delete(done));
-      writing.add(done);
-    };
-    const allWritten = async () => {
-      await Promise.all(writing);
-      if (writeError) throw writeError;
-    };
-    const renderInto = async (urlPath: string, rel: string) => {
-      const recorded = recordReads(content);
-      const res = await renderPage(urlPath, site, recorded.content);
-      if (res.status !== expectedStatus(urlPath)) throw new Error(`rendering ${urlPath} answered ${res.status}`);
-      await dirs.ensure(path.dirname(path.join(client, rel)));
-      await writeLater(rel, Buffer.from(await res.arrayBuffer()));
-      return recorded.keys().map(indexOf);
-    };
-    for (const urlPath of releasePaths(content)) {
+    const previous = this.book.previous;
+    for (const urlPath of releasePaths(this.content)) {
       // A stored slug that is not a plain path segment would name another file: refused.
-      if (new URL(urlPath, site).pathname !== urlPath) throw new Error(`not a page path: ${JSON.stringify(urlPath)}`);
+      if (new URL(urlPath, this.site).pathname !== urlPath) throw new Error(`not a page path: ${JSON.stringify(urlPath)}`);
       const before = previous?.pages[urlPath];
       const rel = pageFile(urlPath).slice(1);
-      files.push(rel);
-      if (before && !anyChanged(before)) {
-        kept.add(rel);
-        toKeep.push({ urlPath, rel });
-        pages[urlPath] = before;
+      this.files.push(rel);
+      if (before && !this.book.anyChanged(before)) {
+        this.kept.add(rel);
+        this.toKeep.push({ urlPath, rel });
+        this.pages[urlPath] = before;
         continue;
       }
-      pages[urlPath] = await renderInto(urlPath, rel);
-      if (!sameList(before, pages[urlPath])) readsChanged = true;
+      this.pages[urlPath] = await this.renderInto(urlPath, rel);
+      if (!sameList(before, this.pages[urlPath])) this.readsChanged = true;
       if (++rendered % GC_CHECK_EVERY === 0 && collectGarbage && heapUsed() > heapAtStart + GC_ABOVE_BYTES) collectGarbage();
     }
-    await allWritten();
-    log.info('pages rendered', { rendered, kept: toKeep.length });
-
-    const finish = async (): Promise<string[]> => {
-      // A page the live release lacks on disk (or that cannot be linked) is rendered again: its
-      // reads say it would come out the same. Its compressed copies are then the caller's to make.
-      const again: string[] = [];
-      if (last) {
-        for (const f of assets) {
-          const target = path.join(client, f);
-          dirs.ensureSync(path.dirname(target));
-          try {
-            fsSync.linkSync(path.join(dist, f), target);
-          } catch {
-            fsSync.copyFileSync(path.join(dist, f), target);
-          }
-        }
-      }
-      for (let k = 0; k < toKeep.length; k++) {
-        const { urlPath, rel } = toKeep[k]!;
-        const linked = keepPage(path.join(previousDir!, 'client'), client, rel, dirs);
-        if (linked !== true) {
-          if (linked === 'partly') for (const ext of ['.br', '.gz']) await fs.rm(path.join(client, rel + ext), { force: true });
-          else pages[urlPath] = await renderInto(urlPath, rel);
-          again.push(rel);
-          kept.delete(rel);
-        }
-        if ((k + 1) % KEEP_BATCH === 0) await new Promise((r) => setImmediate(r));
-      }
-      await allWritten();
-      if (previous && Object.keys(previous.pages).length !== Object.keys(pages).length) readsChanged = true;
-      const all = added.length ? [...base, ...added] : base;
-      const smaller = readsChanged ? compact(all, pages) : undefined;
-      const saved: Recorded = { site, reads: smaller?.reads ?? all, pages: smaller?.pages ?? pages, values: [] };
-      const from = (i: number) => (smaller ? smaller.from[i]! : i);
-      saved.values = saved.reads.map((_, i) => valueNow(from(i)));
-      const same = saved.reads === base;
-      const index = same ? baseIndex : new Map(saved.reads.map((key, i) => [key, i]));
-      const parsed = same ? baseParsed : saved.reads.map((_, i) => readAt(from(i)));
-      const readsFile = path.join(outDir, READS_FILE);
-      const unchanged =
-        !readsChanged &&
-        (await fs.link(path.join(previousDir!, READS_FILE), readsFile).then(
-          () => true,
-          () => false,
-        ));
-      if (!unchanged) await fs.writeFile(readsFile, JSON.stringify({ site, reads: saved.reads, pages: saved.pages } satisfies RenderReads));
-      await fs.writeFile(path.join(outDir, VALUES_FILE), JSON.stringify(saved.values));
-      lastBuilt = { dir: path.resolve(outDir), recorded: saved, content, index, parsed, assets };
-      return again;
+    await this.writer.settled();
+    log.info('pages rendered', { rendered, kept: this.toKeep.length });
+    return {
+      files: this.files.filter((f) => !/\.(br|gz)$/.test(f)),
+      kept: this.kept,
+      written: this.writer.written,
+      finish: () => this.finish(),
     };
-    return { files: files.filter((f) => !/\.(br|gz)$/.test(f)), kept, written, finish };
+  }
+
+  /**
+   * Links what the release keeps (the bundle's files when the previous release had them, the
+   * kept pages), then saves its reads. A page the live release lacks on disk (or that cannot be
+   * linked) is rendered again: its reads say it would come out the same. Answers those pages,
+   * whose compressed copies are then the caller's to make.
+   */
+  private async finish(): Promise<string[]> {
+    if (this.last) for (const f of this.assets) this.linkAsset(f);
+    const again: string[] = [];
+    for (let k = 0; k < this.toKeep.length; k++) {
+      const { urlPath, rel } = this.toKeep[k]!;
+      const linked = keepPage(path.join(this.previousDir!, 'client'), this.client, rel, this.dirs);
+      if (linked !== true) {
+        if (linked === 'partly') for (const ext of ['.br', '.gz']) await fs.rm(path.join(this.client, rel + ext), { force: true });
+        else this.pages[urlPath] = await this.renderInto(urlPath, rel);
+        again.push(rel);
+        this.kept.delete(rel);
+      }
+      if ((k + 1) % KEEP_BATCH === 0) await new Promise((r) => setImmediate(r));
+    }
+    await this.writer.settled();
+    await this.saveReads();
+    return again;
+  }
+
+  private linkAsset(f: string): void {
+    const target = path.join(this.client, f);
+    this.dirs.ensureSync(path.dirname(target));
+    try {
+      fsSync.linkSync(path.join(this.dist, f), target);
+    } catch {
+      fsSync.copyFileSync(path.join(this.dist, f), target);
+    }
+  }
+
+  /** Writes the release's reads (linked from the previous release when no page's list changed) and remembers them in the memo. */
+  private async saveReads(): Promise<void> {
+    const previous = this.book.previous;
+    if (previous && Object.keys(previous.pages).length !== Object.keys(this.pages).length) this.readsChanged = true;
+    const { saved, index, parsed } = this.book.save(this.site, this.pages, this.readsChanged);
+    const readsFile = path.join(this.outDir, READS_FILE);
+    const unchanged =
+      !this.readsChanged &&
+      (await fs.link(path.join(this.previousDir!, READS_FILE), readsFile).then(
+        () => true,
+        () => false,
+      ));
+    if (!unchanged)
+      await fs.writeFile(readsFile, JSON.stringify({ site: this.site, reads: saved.reads, pages: saved.pages } satisfies RenderReads));
+    await fs.writeFile(path.join(this.outDir, VALUES_FILE), JSON.stringify(saved.values));
+    if (this.memo)
+      this.memo.built = { dir: path.resolve(this.outDir), recorded: saved, content: this.content, index, parsed, assets: this.assets };
+  }
+}
+
+/**
+ * The Builder that renders with the server bundle (the default of `buildRelease`), or with
+ * `render` (its reads recorded by this copy of content/reads.ts).
+ */
+export function renderBuilder(render?: RenderPage): Builder {
+  return async (outDir, content, previousDir, memo) => {
+    const renderer = render ? { render, record: recordReads } : await bundleRenderer();
+    const run = new ReleaseRender(renderer, outDir, content, previousDir, memo);
+    await run.start();
+    return run.renderPages();
   };
 }

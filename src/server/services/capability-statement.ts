@@ -1,6 +1,6 @@
 import type { CapabilityStatementSetting } from '#shared/schemas/capability-statement.ts';
 import type { Db } from '../db/client';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import { CAPABILITY_STATEMENT_KEY as KEY, getCapabilityStatementSetting } from '../content/public-content';
 import { storeSetting } from './app-setting';
 import type { Actor } from './audit';
@@ -12,7 +12,7 @@ import type { Actor } from './audit';
  */
 
 /** Stores the choice with its audit row in one transaction, then publishes. */
-export async function setCapabilityStatementSetting(db: Db, setting: CapabilityStatementSetting, actor: Actor) {
+export async function setCapabilityStatementSetting(db: Db, setting: CapabilityStatementSetting, actor: Actor, publish: RequestPublish) {
   await db.transaction(async (tx) => {
     const before = await getCapabilityStatementSetting(tx);
     await storeSetting(tx, actor, {
@@ -22,6 +22,6 @@ export async function setCapabilityStatementSetting(db: Db, setting: CapabilityS
       subject: 'Use generated statement',
     });
   });
-  await recordChange({ kind: 'capability-statement', id: null, action: 'updated' });
+  await publish({ kind: 'capability-statement', id: null, action: 'updated' });
   return { useGenerated: setting.useGenerated };
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { companyProfilePatchSchema } from '#shared/schemas/company-profile.ts';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import { getCompanyProfile } from '../content/public-content';
 import { companyProfile, type CompanyProfile } from '../db/schema';
 import type { Actor } from './audit';
@@ -12,7 +12,12 @@ import { updateRow } from './versioned';
  * PATCH /api/admin/company-profile: any subset of the fields (the Company tab's, the About tab's
  * leadership), refused (409) on a stale version.
  */
-export async function updateCompanyProfile(db: Db, patch: z.output<typeof companyProfilePatchSchema>, actor: Actor) {
+export async function updateCompanyProfile(
+  db: Db,
+  patch: z.output<typeof companyProfilePatchSchema>,
+  actor: Actor,
+  publish: RequestPublish,
+) {
   const current = await getCompanyProfile(db);
   const { version, figures, figuresConfirmed, ...fields } = patch;
   // Saving figures confirms them (they are the owner's now), unless the same save says otherwise.
@@ -30,6 +35,6 @@ export async function updateCompanyProfile(db: Db, patch: z.output<typeof compan
     },
     { actor, entity: 'company_profile', notFound: 'Company profile not found' },
   );
-  await recordChange({ kind: 'company-profile', id: current.id, action: 'updated' });
+  await publish({ kind: 'company-profile', id: current.id, action: 'updated' });
   return after;
 }

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { contactInfoPatchSchema, contactInfoSchema } from '#shared/schemas/contact-info.ts';
 import type { Db } from '../db/client';
 import { contactInfo, type ContactInfo } from '../db/schema';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import type { Actor } from './audit';
 import { createRow, deactivateOthers, updateRow } from './versioned';
 
@@ -17,17 +17,23 @@ export function listContactInfo(db: Db) {
  * deactivates the others (`deactivateOthers`). Pages show the active record's e-mail (contact
  * page, privacy policy, structured data): they are rebuilt.
  */
-export async function createContactInfo(db: Db, input: z.output<typeof contactInfoSchema>, actor: Actor) {
+export async function createContactInfo(db: Db, input: z.output<typeof contactInfoSchema>, actor: Actor, publish: RequestPublish) {
   const created = await createRow<ContactInfo>(db, contactInfo, input, {
     actor,
     entity: 'contact-info',
     beforeWrite: (tx) => (input.isActive ? deactivateOthers(tx, contactInfo, { actor, entity: 'contact-info' }) : Promise.resolve()),
   });
-  await recordChange({ kind: 'contact-info', id: created.id, action: 'created' });
+  await publish({ kind: 'contact-info', id: created.id, action: 'created' });
   return created;
 }
 
-export async function updateContactInfo(db: Db, id: number, patch: z.output<typeof contactInfoPatchSchema>, actor: Actor) {
+export async function updateContactInfo(
+  db: Db,
+  id: number,
+  patch: z.output<typeof contactInfoPatchSchema>,
+  actor: Actor,
+  publish: RequestPublish,
+) {
   const { after } = await updateRow<ContactInfo>(db, contactInfo, id, patch, {
     actor,
     entity: 'contact-info',
@@ -37,6 +43,6 @@ export async function updateContactInfo(db: Db, id: number, patch: z.output<type
       return values;
     },
   });
-  await recordChange({ kind: 'contact-info', id, action: 'updated' });
+  await publish({ kind: 'contact-info', id, action: 'updated' });
   return after;
 }

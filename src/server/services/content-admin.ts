@@ -1,6 +1,7 @@
 import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
 import { headerCtaPatchSchema, headerCtaSchema } from '#shared/schemas/header-cta.ts';
 import { headerPatchSchema, headerSchema } from '#shared/schemas/header.ts';
+import type { RequestPublish } from '../content/changes';
 import type { Db } from '../db/client';
 import { HttpError, parseKnown } from '../http';
 import type { Actor } from './audit';
@@ -35,19 +36,26 @@ export async function listSection(db: Db, section: string) {
   return listBlocks(db, s);
 }
 
-export async function createInSection(db: Db, section: string, body: unknown, actor: Actor) {
+export async function createInSection(db: Db, section: string, body: unknown, actor: Actor, publish: RequestPublish) {
   const s = knownSection(section);
-  if (s === 'header') return createHeader(db, parseKnown(headerSchema, body, ['section']), actor);
-  if (s === 'header-cta') return createHeaderCta(db, parseKnown(headerCtaSchema, body, ['section']), actor);
-  return createBlock(db, s, body, actor);
+  if (s === 'header') return createHeader(db, parseKnown(headerSchema, body, ['section']), actor, publish);
+  if (s === 'header-cta') return createHeaderCta(db, parseKnown(headerCtaSchema, body, ['section']), actor, publish);
+  return createBlock(db, s, body, actor, publish);
 }
 
 /** `PATCH /api/content/{section}/{id}`; `section` undefined for `PATCH /api/content/{id}` (blocks only). */
-export async function updateInSection(db: Db, section: string | undefined, id: number, body: unknown, actor: Actor) {
-  if (section === undefined) return updateBlock(db, id, body, actor);
+export async function updateInSection(
+  db: Db,
+  section: string | undefined,
+  id: number,
+  body: unknown,
+  actor: Actor,
+  publish: RequestPublish,
+) {
+  if (section === undefined) return updateBlock(db, id, body, actor, publish);
   const s = knownSection(section);
-  if (s === 'header') return updateHeader(db, id, parseKnown(headerPatchSchema, body), actor);
-  if (s === 'header-cta') return updateHeaderCta(db, id, parseKnown(headerCtaPatchSchema, body), actor);
+  if (s === 'header') return updateHeader(db, id, parseKnown(headerPatchSchema, body), actor, publish);
+  if (s === 'header-cta') return updateHeaderCta(db, id, parseKnown(headerCtaPatchSchema, body), actor, publish);
   if (!isBlockSection(s)) throw new HttpError(404, `Unknown content section: ${s}`);
-  return updateBlock(db, id, body, actor, s);
+  return updateBlock(db, id, body, actor, publish, s);
 }

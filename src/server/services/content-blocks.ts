@@ -5,7 +5,7 @@ import { activeFlag } from '#shared/schemas/fields.ts';
 import type { Db } from '../db/client';
 import { contentBlocks, type ContentBlock } from '../db/schema';
 import { HttpError, parseKnown } from '../http';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import type { Actor } from './audit';
 import { presentBlock } from '../content/public-content';
 import { createRow, updateRow } from './versioned';
@@ -38,16 +38,16 @@ export async function listBlocks(db: Db, section: ContentSection) {
   return rows.map(presentBlock);
 }
 
-export async function createBlock(db: Db, section: ContentSection, body: unknown, actor: Actor) {
+export async function createBlock(db: Db, section: ContentSection, body: unknown, actor: Actor, publish: RequestPublish) {
   const input = parseKnown(contentCreateSchema(section), body, ['section']);
   const values = { section, isActive: true, ...toColumns(section, input) };
   const created = await createRow<ContentBlock>(db, contentBlocks, values, { actor, entity: `content:${section}` });
-  await recordChange({ kind: 'content-block', id: created.id, action: 'created' });
+  await publish({ kind: 'content-block', id: created.id, action: 'created' });
   return presentBlock(created);
 }
 
 /** Partial update of block `id`; with `section` given, a block of another section is a 404. */
-export async function updateBlock(db: Db, id: number, body: unknown, actor: Actor, section?: ContentSection) {
+export async function updateBlock(db: Db, id: number, body: unknown, actor: Actor, publish: RequestPublish, section?: ContentSection) {
   const [stored] = await db.select({ section: contentBlocks.section }).from(contentBlocks).where(eq(contentBlocks.id, id));
   if (!stored || (section && stored.section !== section)) throw new HttpError(404, 'Content not found');
   // SPEC 7: an edit may name its section too (the stored one decides).
@@ -65,6 +65,6 @@ export async function updateBlock(db: Db, id: number, body: unknown, actor: Acto
       prepare: (_tx, row) => toColumns(row.section, fields, row),
     },
   );
-  await recordChange({ kind: 'content-block', id, action: 'updated' });
+  await publish({ kind: 'content-block', id, action: 'updated' });
   return presentBlock(after);
 }

@@ -17,7 +17,7 @@ import { getDb, type Db, type Tx } from '../db/client';
 import { documents, uploads, type Document, type Upload } from '../db/schema';
 import { HttpError } from '../http';
 import { log } from '../log';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import { TooLargeError } from '../storage/file-storage';
 import { storage } from '../storage/storage';
 import { recordAudit, type Actor } from './audit';
@@ -198,7 +198,12 @@ async function unattachedUpload(tx: Tx, filePath: string): Promise<Upload> {
  * POST /api/documents. Only the url of a completed upload is trusted as filePath; the size and type
  * come from that upload, not from the client, and the file name is cleaned.
  */
-export async function createDocument(db: Db, input: z.output<typeof documentSchema>, actor: Actor): Promise<Document> {
+export async function createDocument(
+  db: Db,
+  input: z.output<typeof documentSchema>,
+  actor: Actor,
+  publish: RequestPublish,
+): Promise<Document> {
   const created = await createRow<Document>(
     db,
     documents,
@@ -218,19 +223,25 @@ export async function createDocument(db: Db, input: z.output<typeof documentSche
     },
     { actor, entity: 'document' },
   );
-  await recordChange({ kind: 'document', id: created.id, action: 'created' });
+  await publish({ kind: 'document', id: created.id, action: 'created' });
   return created;
 }
 
 /** PUT /api/documents/{id}: metadata only; a stale version is refused (409). */
-export async function updateDocument(db: Db, id: number, patch: z.output<typeof documentPatchSchema>, actor: Actor): Promise<Document> {
+export async function updateDocument(
+  db: Db,
+  id: number,
+  patch: z.output<typeof documentPatchSchema>,
+  actor: Actor,
+  publish: RequestPublish,
+): Promise<Document> {
   const { after } = await updateRow<Document>(db, documents, id, patch, { actor, entity: 'document', notFound: 'Document not found' });
-  await recordChange({ kind: 'document', id, action: 'updated' });
+  await publish({ kind: 'document', id, action: 'updated' });
   return after;
 }
 
 /** DELETE /api/documents/{id}: the row, its upload record and the stored file. */
-export async function deleteDocument(db: Db, id: number, actor: Actor): Promise<Document> {
+export async function deleteDocument(db: Db, id: number, actor: Actor, publish: RequestPublish): Promise<Document> {
   const { row, key } = await db.transaction(async (tx) => {
     const [doc] = await tx.select().from(documents).where(eq(documents.id, id)).for('update');
     if (!doc) throw new HttpError(404, 'Document not found');
@@ -244,7 +255,7 @@ export async function deleteDocument(db: Db, id: number, actor: Actor): Promise<
     return { row: doc, key: file?.key };
   });
   if (key) await (await storage()).delete(key).catch((err: unknown) => log.warn('removing a document file failed', { key, err }));
-  await recordChange({ kind: 'document', id, action: 'deleted' });
+  await publish({ kind: 'document', id, action: 'deleted' });
   return row;
 }
 

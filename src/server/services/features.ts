@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { features, type Feature } from '../db/schema';
 import { eq } from 'drizzle-orm';
 import { HttpError, parseKnown } from '../http';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import type { Actor } from './audit';
 import { createRow, deleteRow, updateRow } from './versioned';
 
@@ -16,16 +16,16 @@ function sectionOf(body: unknown): FeatureSection {
 }
 
 /** A home card, or an about card when the body says `section: 'about'` (SPEC 7). */
-export async function createFeature(db: Db, body: unknown, actor: Actor) {
+export async function createFeature(db: Db, body: unknown, actor: Actor, publish: RequestPublish) {
   const section = sectionOf(body);
   const input = parseKnown(featureCreateSchema(section), body);
   const created = await createRow<Feature>(db, features, input, { actor, entity: `feature:${section}` });
-  await recordChange({ kind: 'feature', id: created.id, action: 'created' });
+  await publish({ kind: 'feature', id: created.id, action: 'created' });
   return created;
 }
 
 /** The stored card's section decides the rules (about cards need a 10-character description). */
-export async function updateFeature(db: Db, id: number, body: unknown, actor: Actor) {
+export async function updateFeature(db: Db, id: number, body: unknown, actor: Actor, publish: RequestPublish) {
   const [stored] = await db.select({ section: features.section }).from(features).where(eq(features.id, id));
   if (!stored) throw new HttpError(404, 'Feature not found');
   // SPEC 7: an about card's edit names its section too (the stored one decides).
@@ -35,12 +35,12 @@ export async function updateFeature(db: Db, id: number, body: unknown, actor: Ac
     entity: `feature:${stored.section}`,
     notFound: 'Feature not found',
   });
-  await recordChange({ kind: 'feature', id, action: 'updated' });
+  await publish({ kind: 'feature', id, action: 'updated' });
   return after;
 }
 
-export async function deleteFeature(db: Db, id: number, actor: Actor) {
+export async function deleteFeature(db: Db, id: number, actor: Actor, publish: RequestPublish) {
   const row = await deleteRow<Feature>(db, features, id, { actor, entity: 'feature', notFound: 'Feature not found' });
-  await recordChange({ kind: 'feature', id, action: 'deleted' });
+  await publish({ kind: 'feature', id, action: 'deleted' });
   return row;
 }

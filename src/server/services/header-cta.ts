@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { headerCtaPatchSchema, headerCtaSchema } from '#shared/schemas/header-cta.ts';
 import type { Db } from '../db/client';
 import { headerCta, type HeaderCta } from '../db/schema';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import type { Actor } from './audit';
 import { createRow, deactivateOthers, updateRow } from './versioned';
 
@@ -16,17 +16,23 @@ export async function listHeaderCtas(db: Db) {
 }
 
 /** One active CTA (docs/decisions/000): activating a version deactivates the others (`deactivateOthers`). */
-export async function createHeaderCta(db: Db, input: z.output<typeof headerCtaSchema>, actor: Actor) {
+export async function createHeaderCta(db: Db, input: z.output<typeof headerCtaSchema>, actor: Actor, publish: RequestPublish) {
   const created = await createRow<HeaderCta>(db, headerCta, input, {
     actor,
     entity: 'header-cta',
     beforeWrite: (tx) => (input.isActive ? deactivateOthers(tx, headerCta, { actor, entity: 'header-cta' }) : Promise.resolve()),
   });
-  await recordChange({ kind: 'header-cta', id: created.id, action: 'created' });
+  await publish({ kind: 'header-cta', id: created.id, action: 'created' });
   return present(created);
 }
 
-export async function updateHeaderCta(db: Db, id: number, patch: z.output<typeof headerCtaPatchSchema>, actor: Actor) {
+export async function updateHeaderCta(
+  db: Db,
+  id: number,
+  patch: z.output<typeof headerCtaPatchSchema>,
+  actor: Actor,
+  publish: RequestPublish,
+) {
   const { after } = await updateRow<HeaderCta>(db, headerCta, id, patch, {
     actor,
     entity: 'header-cta',
@@ -36,6 +42,6 @@ export async function updateHeaderCta(db: Db, id: number, patch: z.output<typeof
       return values;
     },
   });
-  await recordChange({ kind: 'header-cta', id, action: 'updated' });
+  await publish({ kind: 'header-cta', id, action: 'updated' });
   return present(after);
 }

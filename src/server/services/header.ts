@@ -4,7 +4,7 @@ import { type headerPatchSchema } from '#shared/schemas/header.ts';
 import { activeFlag } from '#shared/schemas/fields.ts';
 import type { Db } from '../db/client';
 import { headerContent, type HeaderContent } from '../db/schema';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import type { Actor } from './audit';
 import { createRow, updateRow } from './versioned';
 import type { z } from 'zod';
@@ -26,13 +26,13 @@ export async function listHeaders(db: Db) {
   return rows.map(present);
 }
 
-export async function createHeader(db: Db, input: HeaderInput, actor: Actor) {
+export async function createHeader(db: Db, input: HeaderInput, actor: Actor, publish: RequestPublish) {
   const created = await createRow<HeaderContent>(db, headerContent, { isActive: true, ...toColumns(input) }, { actor, entity: 'header' });
-  await recordChange({ kind: 'header', id: created.id, action: 'created' });
+  await publish({ kind: 'header', id: created.id, action: 'created' });
   return present(created);
 }
 
-export async function updateHeader(db: Db, id: number, patch: z.output<typeof headerPatchSchema>, actor: Actor) {
+export async function updateHeader(db: Db, id: number, patch: z.output<typeof headerPatchSchema>, actor: Actor, publish: RequestPublish) {
   const { version, ...fields } = patch;
   const { after } = await updateRow<HeaderContent>(
     db,
@@ -45,6 +45,6 @@ export async function updateHeader(db: Db, id: number, patch: z.output<typeof he
       notFound: 'Header content not found',
     },
   );
-  await recordChange({ kind: 'header', id, action: 'updated' });
+  await publish({ kind: 'header', id, action: 'updated' });
   return present(after);
 }

@@ -2,7 +2,6 @@ import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { articlePlainText } from '#shared/markdown.ts';
 import type { Db, Tx } from '../db/client';
 import { insights, insightSearch, type Insight } from '../db/schema';
-import { contentGeneration } from '../content/generation';
 import { searchExcerpt, type ExcerptPart } from './search-excerpt';
 
 /*
@@ -64,19 +63,26 @@ export async function preparePlainText(tx: Tx, row: Insight): Promise<void> {
 /** How many different searches are remembered at a time. */
 const REMEMBERED_SEARCHES = 500;
 type SearchAnswer = { total: number; results: FoundInsight[] };
-let remembered: { generation: number; answers: Map<string, Promise<SearchAnswer>> } = { generation: -1, answers: new Map() };
+/** What visitors see, as the serving engine counts its changes (web/live-site.ts `LiveSite`). */
+interface Generations {
+  generation(): number;
+}
+/** Per serving engine, the searches remembered in its current generation. */
+const remembered = new WeakMap<Generations, { generation: number; answers: Map<string, Promise<SearchAnswer>> }>();
 
 /**
  * `search` answered from memory when the same words were searched since what visitors see last
- * changed (`contentGeneration`: a save that asks for a publish, a release going live, another
- * instance's publish): visitors typing the same words, the common case, then cost the database
- * nothing, and a save, an unpublish or a new release is reflected at once. At most
+ * changed (the serving engine's content generation, `live`: a save that asks for a publish, a
+ * release going live, another instance's publish): visitors typing the same words, the common
+ * case, then cost the database nothing, and a save, an unpublish or a new release is reflected at
+ * once. At most
  * REMEMBERED_SEARCHES are kept, the oldest forgotten first; a failed search is not kept.
  */
-export function rememberedSearch(typed: string, search: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
-  const generation = contentGeneration();
-  if (remembered.generation !== generation) remembered = { generation, answers: new Map() };
-  const { answers } = remembered;
+export function rememberedSearch(typed: string, live: Generations, search: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
+  const generation = live.generation();
+  let kept = remembered.get(live);
+  if (kept?.generation !== generation) remembered.set(live, (kept = { generation, answers: new Map() }));
+  const { answers } = kept;
   const key = searchQuery(typed) ?? '';
   const known = answers.get(key);
   if (known) return known;

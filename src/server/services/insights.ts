@@ -4,7 +4,7 @@ import type { insightPatchSchema, insightSchema } from '#shared/schemas/insight.
 import type { Db, Tx } from '../db/client';
 import { insights, type Insight } from '../db/schema';
 import { HttpError } from '../http';
-import { recordChange, type ContentChange } from '../content/changes';
+import type { ContentChange, RequestPublish } from '../content/changes';
 import type { Actor } from './audit';
 import { preparePlainText } from './insight-search';
 import { createRow, deleteRow, updateRow } from './versioned';
@@ -33,11 +33,11 @@ function publicationDateFor(
 }
 
 /** Drafts change no public page; anything that is or was published does. */
-async function recordIfPublic(change: ContentChange, ...rows: (Pick<Insight, 'isPublished'> | undefined)[]) {
-  if (rows.some((r) => r?.isPublished)) await recordChange(change);
+async function publishIfPublic(publish: RequestPublish, change: ContentChange, ...rows: (Pick<Insight, 'isPublished'> | undefined)[]) {
+  if (rows.some((r) => r?.isPublished)) await publish(change);
 }
 
-export async function createInsight(db: Db, input: z.output<typeof insightSchema>, actor: Actor) {
+export async function createInsight(db: Db, input: z.output<typeof insightSchema>, actor: Actor, publish: RequestPublish) {
   const values = { ...input, publicationDate: publicationDateFor(input.isPublished, input.publicationDate) };
   const created = await createRow<Insight>(db, insights, values, {
     actor,
@@ -45,11 +45,11 @@ export async function createInsight(db: Db, input: z.output<typeof insightSchema
     beforeWrite: (tx) => assertSlugFree(tx, input.slug),
     afterWrite: preparePlainText,
   });
-  await recordIfPublic({ kind: 'insight', id: created.id, action: 'created' }, created);
+  await publishIfPublic(publish, { kind: 'insight', id: created.id, action: 'created' }, created);
   return created;
 }
 
-export async function updateInsight(db: Db, id: number, patch: z.output<typeof insightPatchSchema>, actor: Actor) {
+export async function updateInsight(db: Db, id: number, patch: z.output<typeof insightPatchSchema>, actor: Actor, publish: RequestPublish) {
   const { before, after } = await updateRow<Insight>(db, insights, id, patch, {
     actor,
     entity: 'insight',
@@ -62,12 +62,12 @@ export async function updateInsight(db: Db, id: number, patch: z.output<typeof i
     },
     afterWrite: preparePlainText,
   });
-  await recordIfPublic({ kind: 'insight', id, action: 'updated' }, before, after);
+  await publishIfPublic(publish, { kind: 'insight', id, action: 'updated' }, before, after);
   return after;
 }
 
-export async function deleteInsight(db: Db, id: number, actor: Actor) {
+export async function deleteInsight(db: Db, id: number, actor: Actor, publish: RequestPublish) {
   const row = await deleteRow<Insight>(db, insights, id, { actor, entity: 'insight', notFound: 'Insight not found' });
-  await recordIfPublic({ kind: 'insight', id, action: 'deleted' }, row);
+  await publishIfPublic(publish, { kind: 'insight', id, action: 'deleted' }, row);
   return row;
 }

@@ -1,3 +1,4 @@
+import type { RequestPublish } from '../content/changes';
 import { getDb } from '../db/client';
 import { log } from '../log';
 import { sendLeadDigest } from './lead-digest';
@@ -14,11 +15,11 @@ let started: LeadJobs | undefined;
 /**
  * Starts this process's pass over the periodic jobs (npm start): the leads' hourly digest, the
  * daily spam clean-up, and the rebuild of the pages when a certification or the SAM registration
- * passes its date, looked at every `intervalMs` (5 minutes) and once at start. Every instance
+ * passes its date (asked for with `publish`), looked at every `intervalMs` (5 minutes) and once at start. Every instance
  * runs the pass; each job records its runs in the database, so exactly one instance does each
  * run. Idempotent.
  */
-export function startLeadJobs(opts: { intervalMs?: number } = {}): LeadJobs {
+export function startLeadJobs(opts: { intervalMs?: number; publish: RequestPublish }): LeadJobs {
   if (started) return started;
   let running: Promise<void> | undefined;
   const pass = () =>
@@ -27,7 +28,7 @@ export function startLeadJobs(opts: { intervalMs?: number } = {}): LeadJobs {
       for (const [name, job] of [
         ['leads digest', () => sendLeadDigest(db)],
         ['spam clean-up', () => deleteOldSpam(db)],
-        ['expiry watch', () => watchExpiries(db)],
+        ['expiry watch', () => watchExpiries(db, opts.publish)],
       ] as const) {
         try {
           const done = await job();

@@ -6,7 +6,7 @@ import {
   type pastPerformancePatchSchema,
 } from '#shared/schemas/past-performance.ts';
 import type { z } from 'zod';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import { listPastPerformance } from '../content/public-content';
 import type { Db, Tx } from '../db/client';
 import { pastPerformance, type PastPerformance } from '../db/schema';
@@ -26,14 +26,20 @@ export async function listActivePastPerformanceNewestFirst(db: Db | Tx): Promise
   return (await listPastPerformance(db, { activeOnly: true })).sort(byNewestPeriod);
 }
 
-export async function createPastPerformance(db: Db, input: PastPerformanceValues, actor: Actor) {
+export async function createPastPerformance(db: Db, input: PastPerformanceValues, actor: Actor, publish: RequestPublish) {
   const created = await createRow<PastPerformance>(db, pastPerformance, input, { actor, entity: ENTITY });
-  await recordChange({ kind: 'past-performance', id: created.id, action: 'created' });
+  await publish({ kind: 'past-performance', id: created.id, action: 'created' });
   return created;
 }
 
 /** A stale `version` is refused with 409; a period that would end before it starts with 400. Nothing changes either way. */
-export async function updatePastPerformance(db: Db, id: number, patch: z.output<typeof pastPerformancePatchSchema>, actor: Actor) {
+export async function updatePastPerformance(
+  db: Db,
+  id: number,
+  patch: z.output<typeof pastPerformancePatchSchema>,
+  actor: Actor,
+  publish: RequestPublish,
+) {
   const { after } = await updateRow<PastPerformance>(db, pastPerformance, id, patch, {
     actor,
     entity: ENTITY,
@@ -45,12 +51,12 @@ export async function updatePastPerformance(db: Db, id: number, patch: z.output<
       return values;
     },
   });
-  await recordChange({ kind: 'past-performance', id, action: 'updated' });
+  await publish({ kind: 'past-performance', id, action: 'updated' });
   return after;
 }
 
-export async function deletePastPerformance(db: Db, id: number, actor: Actor) {
+export async function deletePastPerformance(db: Db, id: number, actor: Actor, publish: RequestPublish) {
   const row = await deleteRow<PastPerformance>(db, pastPerformance, id, { actor, entity: ENTITY, notFound: NOT_FOUND });
-  await recordChange({ kind: 'past-performance', id, action: 'deleted' });
+  await publish({ kind: 'past-performance', id, action: 'deleted' });
   return row;
 }

@@ -1,7 +1,7 @@
 import type { SiteLaunch } from '#shared/schemas/site-launch.ts';
 import type { Db } from '../db/client';
 import { appMeta } from '../db/schema';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 import { SITE_LAUNCH_KEY as KEY, getSiteLaunch } from '../content/public-content';
 import { log } from '../log';
 import { recordAudit, type Actor } from './audit';
@@ -24,7 +24,7 @@ export async function startHidden(db: Db): Promise<void> {
 }
 
 /** Stores the choice with its audit row in one transaction, then publishes. */
-export async function setSiteLaunch(db: Db, setting: SiteLaunch, actor: Actor): Promise<{ launched: boolean }> {
+export async function setSiteLaunch(db: Db, setting: SiteLaunch, actor: Actor, publish: RequestPublish): Promise<{ launched: boolean }> {
   const changed = await db.transaction(async (tx) => {
     const before = await getSiteLaunch(tx);
     if (before.launched === setting.launched) return false;
@@ -46,7 +46,7 @@ export async function setSiteLaunch(db: Db, setting: SiteLaunch, actor: Actor): 
     log.info(setting.launched ? 'site launched: search engines may index it' : 'site hidden from search engines', {
       by: actor.username,
     });
-    await recordChange({ kind: 'site-launch', id: null, action: 'updated' });
+    await publish({ kind: 'site-launch', id: null, action: 'updated' });
   }
   return { launched: setting.launched };
 }

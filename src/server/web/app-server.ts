@@ -7,6 +7,7 @@ import { log } from '../log';
 import { trackInFlight } from './in-flight';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits';
 import { answerDocumentUpload, documentUploadToken } from './document-upload';
+import type { EngineLocals } from './live-site';
 import { isPublicRead, type PublicApiCache } from './public-api-cache';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
 import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
@@ -49,6 +50,8 @@ export interface AppServerOptions {
    * every other request always gets one JSON line.
    */
   accessLog?: boolean;
+  /** What every route gets of the engine (its publish request, its live site) in `Astro.locals` (live-site.ts). */
+  engine?: EngineLocals;
   /** Visitors' reads of the public endpoints answered from memory (public-api-cache.ts); absent: all through Astro. */
   publicApi?: PublicApiCache;
   /** Open-connection caps (connection-limits.ts); by default from the open-file limit. */
@@ -426,7 +429,7 @@ function answerWithAstro(opts: AppServerOptions, { req, res, pathname }: Exchang
           res.on('drain', done).on('close', done);
         })
       : Promise.resolve();
-  answering(res, () => opts.astro(req, res, notFound, { drained })).catch((err) => {
+  answering(res, () => opts.astro(req, res, notFound, { ...opts.engine, drained })).catch((err) => {
     log.error('request failed', { id: req.headers['x-request-id'], path: pathname, err });
     if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
     else res.end();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { dumpEmbedded, restoreEmbedded } from '../db/backup';
 import { getDbHandle } from '../db/client';
 import { log } from '../log';
-import { recordChange } from '../content/changes';
+import type { RequestPublish } from '../content/changes';
 
 /*
  * The operators' channel to a running server that owns the embedded database: `npm run db:backup`
@@ -36,7 +36,7 @@ function answer(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handle(req: http.IncomingMessage, res: http.ServerResponse, publish: RequestPublish): Promise<void> {
   const db = await getDbHandle();
   if (req.method === 'POST' && req.url === '/backup') {
     const { data, rows, migrations } = await dumpEmbedded(db);
@@ -48,7 +48,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   if (req.method === 'POST' && req.url === '/restore') {
     const rows = await restoreEmbedded(db, await readBody(req));
     log.warn('database restored from a backup', { rows: Object.values(rows).reduce((a, b) => a + b, 0) });
-    await recordChange({ kind: 'database', id: null, action: 'restored' });
+    await publish({ kind: 'database', id: null, action: 'restored' });
     answer(res, 200, { rows });
     return;
   }
@@ -59,7 +59,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
  * Starts the channel when this process owns an embedded database on disk; with Postgres (or an
  * in-memory database) there is nothing to start, and the commands work without the server.
  */
-export async function startControlChannel(dataDir: string): Promise<ControlChannel> {
+export async function startControlChannel(dataDir: string, publish: RequestPublish): Promise<ControlChannel> {
   const db = await getDbHandle();
   const socket = controlSocketPath(dataDir);
   if (db.kind !== 'pglite' || !db.pglite || db.where === '(in memory)') return { close: async () => {} };
@@ -70,7 +70,7 @@ export async function startControlChannel(dataDir: string): Promise<ControlChann
   // We own the database lock, so a socket file here is left from a process that is gone.
   fs.rmSync(socket, { force: true });
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: Error) => {
+    handle(req, res, publish).catch((err: Error) => {
       log.error('backup channel command failed', { path: req.url, err });
       if (!res.headersSent) answer(res, 500, { message: err.message });
       else res.destroy();

@@ -1,6 +1,6 @@
 import { env } from '../env';
 
-const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SAFE: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Cross-site request check for state-changing calls: a browser always sends Origin (and

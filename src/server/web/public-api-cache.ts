@@ -1,5 +1,4 @@
 import { SESSION_COOKIE } from '../auth/cookies';
-import { contentGeneration } from '../content/generation';
 import { API_CSP } from './security-headers';
 import { memoryFile, type StaticFile } from './static-site';
 
@@ -7,7 +6,7 @@ import { memoryFile, type StaticFile } from './static-site';
  * The public GET endpoints of the /api contract (SPEC 7) change only with the content, so a
  * visitor's answer is made once per content change and then served from memory like a page of
  * the release: precompressed, with an entity tag and 304s, without Astro or the database. An
- * answer is kept while the content generation (content/generation.ts) is the one it was made in:
+ * answer is kept while the content generation (live-site.ts `LiveSite.generation`) is the one it was made in:
  * a write on this instance makes it again at once, another instance's publish when this one
  * follows it (as its pages). Requests with a session cookie (an administrator sees inactive rows
  * too) always go through Astro, and so does anything that is not a 200 without cookies.
@@ -34,7 +33,8 @@ export interface PublicApiCache {
   fill(pathname: string): Promise<StaticFile | undefined>;
 }
 
-export function createPublicApiCache(answer: AnswerAnonymously): PublicApiCache {
+/** `contentGeneration`: the engine's content generation (live-site.ts), read at each request. */
+export function createPublicApiCache(answer: AnswerAnonymously, contentGeneration: () => number): PublicApiCache {
   const kept = new Map<string, { generation: number; file: StaticFile }>();
   const making = new Map<string, { generation: number; promise: Promise<StaticFile | undefined> }>();
 

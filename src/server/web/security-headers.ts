@@ -16,7 +16,7 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).di
  * directives (the same texts Astro itself hashes for its CSP), and our own inline scripts. What
  * else appears in a page as an inline script was not written by us and never gets a hash.
  */
-const TRUSTED = new Set(
+const TRUSTED: ReadonlySet<string> = new Set(
   [
     islandScript,
     idleDirective,

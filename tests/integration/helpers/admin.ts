@@ -40,8 +40,8 @@ export function publishingAdminContext(name = 'publish'): AdminTestContext {
   const t = {} as AdminTestContext;
   let publisher: Publisher | undefined;
   beforeAll(async () => {
-    Object.assign(t, await startAdminContext({ site: bundleApi.liveSite }));
-    publisher = await bundleApi.startPublisher({ debounceMs: 100, pollMs: 0 });
+    Object.assign(t, await startAdminContext());
+    publisher = await bundleApi.startPublisher({ store: t.s.store, debounceMs: 100, pollMs: 0 });
   }, 600_000);
   afterAll(async () => {
     await publisher?.stop();

@@ -1,6 +1,6 @@
 import type { Db, DbHandle } from '#server/db/client.ts';
 import type { AppServerOptions } from '#server/web/app-server.ts';
-import type { StaticMap } from '#server/web/static-site.ts';
+import type { ReleaseStore } from '#server/publish/release-store.ts';
 import { serve } from '../../helpers/bundle';
 import { openTestDatabase } from './db';
 
@@ -11,6 +11,8 @@ export interface TestServer {
   url: string;
   db: Db;
   handle: DbHandle;
+  /** The engine it serves: a publisher started into it publishes what the server serves. */
+  store: ReleaseStore;
   /** fetch against the server; JSON bodies get the JSON content type and a same-origin Origin. */
   request(pathname: string, init?: RequestInit & { json?: unknown; cookie?: string }): Promise<Response>;
   close(): Promise<void>;
@@ -23,7 +25,6 @@ export interface TestServer {
 export async function startTestServer(
   opts: {
     seed?: boolean;
-    site?: () => StaticMap;
     uploads?: AppServerOptions['uploads'];
     /** `true`: a proxy on this machine; 'env': the TRUST_PROXY the environment names. */
     trustProxy?: boolean | 'env';
@@ -37,7 +38,6 @@ export async function startTestServer(
   const served = await serve({
     database: handle,
     seed: opts.seed !== false,
-    site: opts.site,
     uploads: opts.uploads,
     trustProxy: opts.trustProxy === 'env' ? undefined : (opts.trustProxy ?? false),
     publicApiCache: opts.publicApiCache,
@@ -47,6 +47,7 @@ export async function startTestServer(
     url,
     db: handle.db,
     handle,
+    store: served.store,
     request(pathname, init = {}) {
       const { json, cookie, ...rest } = init;
       const headers = new Headers(rest.headers);

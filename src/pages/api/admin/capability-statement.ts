@@ -36,6 +36,6 @@ export const PUT = defineHandler(async ({ locals, request }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const setting = await readBody(request, capabilityStatementSettingSchema);
   const db = await getDb();
-  await setCapabilityStatementSetting(db, setting, actor);
+  await setCapabilityStatementSetting(db, setting, actor, locals.publish);
   return json(await answer(db));
 });

@@ -18,5 +18,5 @@ export const GET = defineHandler(async ({ locals }) => {
 export const PATCH = defineHandler(async ({ locals, request }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const patch = await readBody(request, companyProfilePatchSchema);
-  return json(await updateCompanyProfile(await getDb(), patch, actor));
+  return json(await updateCompanyProfile(await getDb(), patch, actor, locals.publish));
 });

@@ -18,5 +18,5 @@ export const GET = defineHandler(async ({ locals }) => {
 export const PUT = defineHandler(async ({ locals, request }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const setting = await readBody(request, siteLaunchSchema);
-  return json(await setSiteLaunch(await getDb(), setting, actor));
+  return json(await setSiteLaunch(await getDb(), setting, actor, locals.publish));
 });

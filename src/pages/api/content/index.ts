@@ -10,5 +10,5 @@ export const prerender = false;
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const body = await readJson(request);
-  return json(await createInSection(await getDb(), sectionFromBody(body), body, actor), { status: 201 });
+  return json(await createInSection(await getDb(), sectionFromBody(body), body, actor, locals.publish), { status: 201 });
 });

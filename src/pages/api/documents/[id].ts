@@ -12,13 +12,13 @@ export const PUT = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
   const patch = await readBody(request, documentPatchSchema);
-  return json(await updateDocument(await getDb(), id, patch, actor));
+  return json(await updateDocument(await getDb(), id, patch, actor, locals.publish));
 });
 
 /** Removes the document and its stored file. */
 export const DELETE = defineHandler(async ({ params, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  await deleteDocument(await getDb(), parseId(params.id), actor);
+  await deleteDocument(await getDb(), parseId(params.id), actor, locals.publish);
   return json({ success: true });
 });
 

@@ -18,7 +18,7 @@ export const GET = defineHandler(async ({ locals }) => {
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const input = await readBody(request, documentSchema);
-  return json(await createDocument(await getDb(), input, actor), { status: 201 });
+  return json(await createDocument(await getDb(), input, actor, locals.publish), { status: 201 });
 });
 
 export const ALL = methodNotAllowed(['GET', 'POST']);

@@ -8,11 +8,11 @@ export const prerender = false;
 
 export const PATCH = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  return json(await updateFeature(await getDb(), parseId(params.id), await readJson(request), actor));
+  return json(await updateFeature(await getDb(), parseId(params.id), await readJson(request), actor, locals.publish));
 });
 
 export const DELETE = defineHandler(async ({ params, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  await deleteFeature(await getDb(), parseId(params.id), actor);
+  await deleteFeature(await getDb(), parseId(params.id), actor, locals.publish);
   return json({ success: true });
 });

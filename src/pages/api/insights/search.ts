@@ -2,7 +2,6 @@ import { getDb } from '#server/db/client.ts';
 import { defineHandler, json } from '#server/http.ts';
 import { rememberedSearch, searchInsights } from '#server/services/insight-search.ts';
 import { countSearch } from '#server/services/search-limit.ts';
-import { liveRelease, liveSite } from '#server/web/live-site.ts';
 import { categoryLabel, formatLongDate } from '#lib/format.ts';
 import { insightSearchSchema } from '#shared/schemas/insight.ts';
 
@@ -18,12 +17,13 @@ export const prerender = false;
 export const GET = defineHandler(async ({ url, locals }) => {
   countSearch(locals.clientIp ?? 'unknown');
   const { q } = insightSearchSchema.parse({ q: url.searchParams.get('q') ?? '' });
-  const release = liveRelease();
-  const served = release ? liveSite() : undefined;
+  // The engine's live site, which the server gives every route (none under `npm run dev`).
+  const release = locals.live?.release();
+  const served = release ? locals.live!.site() : undefined;
   const search = async () =>
     searchInsights(await getDb(), q, { visible: served ? (slug) => served.has(`/insights/${slug}.html`) : undefined });
   // Serving pages: the same words have the same answer until what visitors see changes.
-  const { total, results } = release ? await rememberedSearch(q, search) : await search();
+  const { total, results } = release ? await rememberedSearch(q, locals.live!, search) : await search();
   return json({
     total,
     results: results.map((r) => ({

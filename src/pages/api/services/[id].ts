@@ -11,11 +11,11 @@ export const PATCH = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
   const patch = await readBody(request, servicePatchSchema);
-  return json(await updateService(await getDb(), id, patch, actor));
+  return json(await updateService(await getDb(), id, patch, actor, locals.publish));
 });
 
 export const DELETE = defineHandler(async ({ params, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  await deleteService(await getDb(), parseId(params.id), actor);
+  await deleteService(await getDb(), parseId(params.id), actor, locals.publish);
   return json({ success: true });
 });

@@ -11,7 +11,7 @@ export const PATCH = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
   const patch = await readBody(request, contactInfoPatchSchema);
-  return json(await updateContactInfo(await getDb(), id, patch, actor));
+  return json(await updateContactInfo(await getDb(), id, patch, actor, locals.publish));
 });
 
 export const ALL = methodNotAllowed(['PATCH']);

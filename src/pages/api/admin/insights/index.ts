@@ -17,5 +17,5 @@ export const GET = defineHandler(async ({ locals }) => {
 export const POST = defineHandler(async ({ request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const input = await readBody(request, insightSchema);
-  return json(await createInsight(await getDb(), input, actor), { status: 201 });
+  return json(await createInsight(await getDb(), input, actor, locals.publish), { status: 201 });
 });

@@ -11,12 +11,12 @@ export const PATCH = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
   const patch = await readBody(request, pastPerformancePatchSchema);
-  return json(await updatePastPerformance(await getDb(), id, patch, actor));
+  return json(await updatePastPerformance(await getDb(), id, patch, actor, locals.publish));
 });
 
 export const DELETE = defineHandler(async ({ params, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
-  await deletePastPerformance(await getDb(), parseId(params.id), actor);
+  await deletePastPerformance(await getDb(), parseId(params.id), actor, locals.publish);
   return json({ success: true });
 });
 

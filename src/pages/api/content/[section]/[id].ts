@@ -10,5 +10,5 @@ export const prerender = false;
 export const PATCH = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.id);
-  return json(await updateInSection(await getDb(), params.section ?? '', id, await readJson(request), actor));
+  return json(await updateInSection(await getDb(), params.section ?? '', id, await readJson(request), actor, locals.publish));
 });

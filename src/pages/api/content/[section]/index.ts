@@ -16,12 +16,12 @@ export const GET = defineHandler(async ({ params, locals }) => {
 export const POST = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const body = await readJson(request);
-  return json(await createInSection(await getDb(), params.section ?? '', body, actor), { status: 201 });
+  return json(await createInSection(await getDb(), params.section ?? '', body, actor, locals.publish), { status: 201 });
 });
 
 /** `PATCH /api/content/{id}`: this path segment is a block id here. */
 export const PATCH = defineHandler(async ({ params, request, locals }) => {
   const actor = actorOf(requireAdmin(locals), locals.clientIp);
   const id = parseId(params.section);
-  return json(await updateInSection(await getDb(), undefined, id, await readJson(request), actor));
+  return json(await updateInSection(await getDb(), undefined, id, await readJson(request), actor, locals.publish));
 });
