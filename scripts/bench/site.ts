@@ -282,7 +282,7 @@ export async function run() {
       const nginx = startNginx(root, answer.headers);
       try {
         await waitFor(`http://127.0.0.1:${NGINX_PORT}${WRK_PAGE}`, 10_000);
-        // Single runs here swing by ±20 %: alternate the two servers and compare the medians.
+        // Single runs here swing widely: alternate the two servers and compare the medians.
         // One discarded round each first: the pages' serving path is compiled by V8 after the
         // Lighthouse runs, and headless Chromium's processes may still be exiting.
         wrk(`${BASE}${WRK_PAGE}`);

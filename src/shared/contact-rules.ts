@@ -2,8 +2,9 @@
  * The contact form's rules (SPEC 5, then three optional buyer fields of our own) as plain data,
  * plus the browser's validator over them. The
  * server's zod schema (src/shared/schemas/contact.ts) is built from the same table, and a unit
- * test checks that both give the same answers. zod itself stays out of the browser: it alone
- * would cost 7 KB gzip, and the contact page's island budget is 75 KB with React at 70.
+ * test checks that both give the same answers. zod itself stays out of the browser: React alone
+ * takes most of the contact page's island budget (tests/e2e/site-budgets.spec.ts), and zod would
+ * not fit in what is left.
  */
 
 /** The same pattern zod 4 uses for `z.email()`. */

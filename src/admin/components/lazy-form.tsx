@@ -5,7 +5,7 @@ import { LoadingRows } from './load-state';
 import type { SchemaForm } from './schema-form';
 
 /*
- * The back office's forms (react-hook-form over the shared zod schemas, about 40 KB gzip together)
+ * The back office's forms (react-hook-form over the shared zod schemas, more than a tab's budget)
  * load when a form is first opened, not with the tab: a tab shows its records at once, and only
  * Edit, New or Reply waits for the form code, once per visit. The schema is handed over as a
  * function that imports it, so the tab's own code never imports zod.

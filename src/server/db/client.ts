@@ -83,7 +83,7 @@ async function openPglite(dir?: string): Promise<DbHandle> {
   }
   let client: InstanceType<typeof PGlite>;
   // Postgres's default 128 MB of shared buffers is memory the process holds from the start (the
-  // server's idle size was about 125 MB larger); a business site's database is a few megabytes,
+  // server's idle size grew by about as much); a business site's database is a few megabytes,
   // and the operating system caches its files anyway.
   const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
   try {

@@ -6,7 +6,7 @@ import type { BuildMemo, BuildMemoSlot } from './render';
 
 /*
  * Everything one publishing engine holds between publishes, in one object that its parts are
- * given (docs/decisions/019-one-release-store.md): the publisher and the follower publish into it
+ * given (docs/decisions/020-one-release-store.md): the publisher and the follower publish into it
  * (go-live.ts), the HTTP layer serves its live release (`live.site`). Nothing of it lives in a
  * module, so two engines can run side by side in one process (the tests do).
  */

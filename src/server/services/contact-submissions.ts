@@ -257,7 +257,7 @@ const isAfter = (key: Cursor, cursor: Cursor | undefined) => !cursor || newestFi
 /**
  * A word in at least this many of the newest WALK_ROWS rows is common: walking finds its page and
  * a thousand matches in a few windows, where the trigram index would first gather every match
- * (at 100,000 rows a word in most of them is a bitmap of 80,000 rows: 50 ms in one piece).
+ * (for a word in most rows, a bitmap of most of the table, built in one piece).
  */
 const COMMON_IN_WINDOW = 25;
 
@@ -443,11 +443,11 @@ const CSV_HEADER = [
   'Response due',
 ];
 /**
- * Rows per query while exporting (about 50 KB of CSV): memory holds one batch however many rows
+ * Rows per query while exporting: memory holds one batch however many rows
  * there are. Small on purpose: on the embedded database a query runs on the server's own thread,
  * so a short one keeps visitors' pages quick during an export; and a batch lives while its CSV is
- * sent, so a big one outlives V8's young-generation collections (500 rows a batch grew the process
- * by over 100 MB during an export of 100,000 rows).
+ * sent, so a big one outlives V8's young-generation collections and the process grows during a
+ * large export (`npm run bench -- leads` measures it).
  */
 const EXPORT_BATCH = 50;
 

@@ -114,9 +114,9 @@ function hashOf(bytes: Buffer): string {
 }
 
 /**
- * Optimised Huffman tables make a JPEG about 5 % smaller, but the encoder then holds the whole
- * image's coefficients: about 6 bytes a pixel, 300 MB for 50 megapixels against 30 MB without.
- * Up to this size (a 4000 × 3000 photo, about 80 MB) the tables are optimised.
+ * Optimised Huffman tables make a JPEG a little smaller, but the encoder then holds the whole
+ * image's coefficients, several bytes a pixel, ten times the memory without them at 50
+ * megapixels. Up to this size (a 4000 × 3000 photo) the tables are optimised.
  */
 const OPTIMISED_JPEG_MAX_PIXELS = 12_000_000;
 
@@ -125,8 +125,9 @@ let queueTail: Promise<unknown> = Promise.resolve();
 
 /**
  * Runs `work` once the image work queued before it has ended: the server reads and processes one
- * uploaded image at a time, whatever the number of uploads. A 50-megapixel image costs up to about
- * 100 MB while it is decoded and encoded, and eight at once took 1.1 GB more; an upload that
+ * uploaded image at a time, whatever the number of uploads. A 50-megapixel image costs a lot of
+ * memory while it is decoded and encoded, and several at once multiply it
+ * ([benchmarks](docs/benchmarks.md), uploads); an upload that
  * waits here has not had its body read yet, so it waits in its connection, not in memory.
  */
 export function oneImageAtATime<T>(work: () => Promise<T>): Promise<T> {

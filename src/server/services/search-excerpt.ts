@@ -2,9 +2,9 @@ import { stemmer } from 'stemmer';
 
 /*
  * The passage a search result shows: a few dozen words of the article's plain text (prepared when
- * it was saved) around the first place its words match, those words marked. Cut here, in a few
- * hundred microseconds, where PostgreSQL's ts_headline over a 15,000-character article took 12 to
- * 22 ms of the embedded database's thread, the thread that also answers every visitor.
+ * it was saved) around the first place its words match, those words marked. Cut here, far faster
+ * than PostgreSQL's ts_headline over a long article, which would run on the embedded database's
+ * thread, the thread that also answers every visitor.
  *
  * A word of the text matches a searched word when they are the same word (case folded), share
  * their stem (Porter's stemmer: "vetted" and "vetting"), or, for the last word searched (the

@@ -80,8 +80,8 @@ export type SvgTreeResult = { problem: string } | { svg: string };
 
 /**
  * Bounds on what a logo may cost a browser or this server. Elements are counted in the text before
- * anything is parsed (a parsed tree costs a few hundred bytes an element: 300,000 `<rect/>` in
- * 2 MB once held 667 MB); depth is bounded so nothing walks the tree by recursion into a stack
+ * anything is parsed (a parsed tree costs a few hundred bytes an element, so a small file of
+ * empty elements holds hundreds of times its size); depth is bounded so nothing walks the tree by recursion into a stack
  * overflow; `<use>` is expanded by counting, so a chain of uses that copies a copy of a copy
  * ("billion laughs" without entities: Chromium never finishes drawing it) is refused.
  */

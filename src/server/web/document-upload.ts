@@ -8,8 +8,8 @@ import { crossSiteRefusal, isCrossSite } from './csrf';
 
 /*
  * PUT {uploadURL} (SPEC 7), served here in the HTTP layer rather than by an Astro endpoint: Astro
- * turns the body into a web stream and copies every chunk, which cost two to three times the
- * buffer memory of piping the request into the file (measured with a 50 MB upload). Here the
+ * turns the body into a web stream and copies every chunk, which cost several times the buffer
+ * memory of piping the request into the file (measured with a large upload). Here the
  * request is piped into storage with backpressure, so memory stays flat whatever the file size.
  *
  * The link is a capability (single use, 15 minutes, 256 random bits), and the request must still

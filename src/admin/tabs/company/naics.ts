@@ -3,7 +3,7 @@ import { SUCCESSORS_2022 } from './naics-successors';
 /*
  * The official 2022 NAICS national industries (the 1,012 six-digit codes and their titles, as the
  * U.S. Census Bureau publishes them), searched by code or by words. The list is a data file of its
- * own, loaded when the Company form first needs it: it is 14 KB gzip, more than the whole tab.
+ * own, loaded when the Company form first needs it: it is larger than the whole tab.
  */
 
 /** One national industry: its 6-digit code and official title. */
