@@ -97,6 +97,31 @@ anon('[ADMIN][SIGN-OUT]: Sign out asks first while an editor has changes, then e
   await expect(page).toHaveURL(/\/auth$/);
 });
 
+/**
+ * The reset test changes the shared administrator's password. Whatever happens to it (a failed
+ * step, a timeout on a slow machine), the password is put back afterwards: every later spec on
+ * this server signs in with it, and five refused sign-ins would lock the account for ten minutes.
+ */
+let changedPassword: string | undefined;
+anon.afterEach(async ({ playwright, baseURL }) => {
+  const changed = changedPassword;
+  changedPassword = undefined;
+  if (!changed) return;
+  const ctx = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } });
+  try {
+    const signedIn = await ctx.post('/api/login', { data: { username: ADMIN.username, password: changed } });
+    // 401: the change never went through (or was already undone), and the shared password still holds.
+    if (signedIn.status() === 401) return;
+    expect(signedIn.status()).toBe(200);
+    const restored = await ctx.post('/api/user/change-password', {
+      data: { currentPassword: changed, newPassword: ADMIN.password, confirmPassword: ADMIN.password },
+    });
+    expect(restored.status()).toBe(200);
+  } finally {
+    await ctx.dispose();
+  }
+});
+
 anon(
   '[AUTH][RESET]: Forgot password? e-mails a single-use link; the new password works and every session ended',
   async ({ page, browser }) => {
@@ -131,6 +156,7 @@ anon(
     await expect(page.getByText(/too easy to guess/)).toBeVisible();
 
     const newPassword = `Quiet harbor lantern ${Date.now().toString(36)}`;
+    changedPassword = newPassword;
     await page.getByLabel('New Password', { exact: true }).fill(newPassword);
     await page.getByLabel('Confirm New Password').fill(newPassword);
     await page.getByLabel('Confirm New Password').press('Enter');
@@ -148,6 +174,7 @@ anon(
       data: { currentPassword: newPassword, newPassword: ADMIN.password, confirmPassword: ADMIN.password },
     });
     expect(restored.status()).toBe(200);
+    changedPassword = undefined;
 
     // Used once: the same link again is refused (a fresh load: a new fragment alone loads nothing).
     await page.goto('/');
