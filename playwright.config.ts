@@ -1,8 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
 import { e2eBrowser } from './scripts/test-prerequisites';
-import { E2E_WORKERS, e2eBaseURL, e2eOutputDir } from './tests/e2e/servers';
+import { E2E_WORKERS, e2eBaseURL, e2eOutputDir } from './tests/e2e/servers.mjs';
 
-// Each worker process reads this file too: its baseURL is its own server's (tests/e2e/servers.ts).
+// Each worker process reads this file too: its baseURL is its own server's (tests/e2e/servers.mjs).
 const baseURL = e2eBaseURL();
 
 /**
@@ -71,7 +71,7 @@ export default defineConfig({
     { name: 'chromium', use: chromium, testIgnore: /site-screenshots\.spec\.ts$/, dependencies: ['screenshots'] },
   ],
   webServer: Array.from({ length: E2E_WORKERS }, (_, slot) => ({
-    command: `node --import tsx tests/e2e/serve.ts ${slot}`,
+    command: `node tests/e2e/serve.mjs ${slot}`,
     url: `${e2eBaseURL(slot)}/api/content/header/active`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -4,7 +4,7 @@ import { fillCredentials, outboxFiles } from './auth-helpers';
 import { ADMIN, test as anon } from './fixtures';
 import { BACKGROUND_HEADER, IDLE_HEADER } from '#shared/session.ts';
 import { expect, test } from './helpers/admin';
-import { e2eOutbox } from './servers';
+import { e2eOutbox } from './servers.mjs';
 import { axeViolations } from './axe';
 
 const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? 'admin@example.com';
@@ -37,7 +37,7 @@ async function emailedResetLink(to: string, seen: Set<string>): Promise<string> 
 test('[ADMIN][IDLE]: two minutes before the idle sign-out a warning offers "Stay signed in"; past the deadline the back office says so', async ({
   page,
 }) => {
-  // The e2e server signs out after 180 s idle (tests/e2e/serve.ts): the warning is due after 60 s.
+  // The e2e server signs out after 180 s idle (tests/e2e/serve.mjs): the warning is due after 60 s.
   // The page's clock is moved on instead of waiting. The back office's background polls would
   // report the server's real, unmoved clock (and rightly move the deadline back): here they do
   // not get through, as on a flaky connection.

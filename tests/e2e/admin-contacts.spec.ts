@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, openTab, test, toast, unique } from './helpers/admin';
-import { e2eOutbox } from './servers';
+import { e2eOutbox } from './servers.mjs';
 import { axeViolations } from './axe';
 
 // Several saves, a mail delivery and refetches per test on a 2-core machine: triple the timeout.

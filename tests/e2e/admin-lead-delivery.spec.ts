@@ -3,18 +3,18 @@ import { SmtpSink } from '../integration/helpers/smtp';
 import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { signedInContext, startOwnServer, type OwnServer } from './helpers/own-server';
-import { e2ePort } from './servers';
+import { e2ePort } from './servers.mjs';
 
 /*
  * A fresh install as a newcomer gets it: the seeded example contact details, the first
  * administrator at a placeholder address, no CONTACT_NOTIFY_TO, and mail to a real SMTP server.
- * The shared e2e server names a recipient (tests/e2e/serve.ts), so this file starts its own.
+ * The shared e2e server names a recipient (tests/e2e/serve.mjs), so this file starts its own.
  */
 
 // A server start (seed and first publish) and several saves on a 2-core machine.
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 
-/** A slot far above the parallel workers' (tests/e2e/servers.ts), so its port and data are its own. */
+/** A slot far above the parallel workers' (tests/e2e/servers.mjs), so its port and data are its own. */
 const SLOT = 90;
 const URL = `http://localhost:${e2ePort(SLOT)}`;
 const REAL = 'sales@harbor-federal.com';

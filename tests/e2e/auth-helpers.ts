@@ -3,9 +3,9 @@ import path from 'node:path';
 import { generate } from 'otplib';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN } from './fixtures';
-import { e2eOutbox } from './servers';
+import { e2eOutbox } from './servers.mjs';
 
-/** The local mail outbox of this worker's e2e server (tests/e2e/servers.ts). */
+/** The local mail outbox of this worker's e2e server (tests/e2e/servers.mjs). */
 const OUTBOX = e2eOutbox();
 
 /** The names of the mails in the outbox now: take it before the action that sends a mail. */

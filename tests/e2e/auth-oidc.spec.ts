@@ -4,7 +4,7 @@ import { OidcProviders, TENANT, type OidcProviderName, type TokenEvent } from '.
 import { Authenticator } from './auth-helpers';
 import { ADMIN, expect, test } from './fixtures';
 import { startOwnServer, type OwnServer } from './helpers/own-server';
-import { e2ePort } from './servers';
+import { e2ePort } from './servers.mjs';
 
 /*
  * Sign-in with Google and with Microsoft, end to end in the browser, against real OpenID Connect
@@ -16,7 +16,7 @@ import { e2ePort } from './servers';
 
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
-/** A slot far above the parallel workers' (tests/e2e/servers.ts), so its port and data are its own. */
+/** A slot far above the parallel workers' (tests/e2e/servers.mjs), so its port and data are its own. */
 const SLOT = 91;
 const URL_ = `http://localhost:${e2ePort(SLOT)}`;
 const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? 'admin@example.com';

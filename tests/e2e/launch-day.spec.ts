@@ -3,7 +3,7 @@ import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { toast as toastOf } from './helpers/admin';
 import { signedInContext, startOwnServer, type OwnServer } from './helpers/own-server';
-import { e2ePort } from './servers';
+import { e2ePort } from './servers.mjs';
 
 /*
  * Launch day, as a new owner lives it: a fresh install (a server of this file's own) is hidden from
@@ -14,7 +14,7 @@ import { e2ePort } from './servers';
 
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
 
-/** A slot far above the parallel workers' (tests/e2e/servers.ts): its port and data are its own. */
+/** A slot far above the parallel workers' (tests/e2e/servers.mjs): its port and data are its own. */
 const SLOT = 92;
 const URL = `http://localhost:${e2ePort(SLOT)}`;
 const HIDDEN_ROBOTS = 'User-agent: *\nDisallow: /\n';

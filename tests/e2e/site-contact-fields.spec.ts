@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, openTab, test, unique } from './helpers/admin';
 import { axeViolations } from './axe';
-import { e2eOutbox } from './servers';
+import { e2eOutbox } from './servers.mjs';
 
 // A send, a mail delivery and the back office on a 2-core machine: triple the timeout.
 test.slow();

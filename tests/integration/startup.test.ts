@@ -34,7 +34,14 @@ function run(script: string, env: Record<string, string | undefined>, args: stri
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'startup-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-describe('[START] the embedded database', () => {
+/**
+ * The cases below name their database themselves (the embedded one, `DATABASE_URL: ''`, or an
+ * unreachable URL): they run the same whichever database the suite runs on, so they run once, in
+ * the run on the embedded database. `npm start` (the last case) runs on the suite's database.
+ */
+const ownDatabase = describe.skipIf(Boolean(process.env.DATABASE_URL));
+
+ownDatabase('[START] the embedded database', () => {
   it('a second process on the same data directory is refused, naming the directory and PID', async () => {
     const dir = path.join(tmp, 'pglite');
     const owner = await openDatabase({ dir });
@@ -85,7 +92,7 @@ describe('[START] the embedded database', () => {
   }, 30_000);
 });
 
-describe('[START] checks before anything is created', () => {
+ownDatabase('[START] checks before anything is created', () => {
   /** A port some other program listens on. */
   async function busyPort(): Promise<{ port: number; close: () => void }> {
     const other = net.createServer();

@@ -1,17 +1,33 @@
 import { request as playwrightRequest, type Page } from '@playwright/test';
 import { ADMIN, expect, test as base } from '../fixtures';
 
+type StorageState = Awaited<ReturnType<import('@playwright/test').APIRequestContext['storageState']>>;
+
 /**
- * Admin tests sign in through POST /api/login at the start of each test (a successful sign-in
- * gives its rate-limit slot back). Not once per worker: the e2e server's idle limit is short
- * (tests/e2e/serve.ts), and a password reset test ends every session of the account.
+ * Admin tests start signed in. The session is made by POST /api/login once per worker and kept
+ * while it holds: each test first asks `GET /api/user` with it, and signs in again only when that
+ * is refused (a sign-out, a password reset that ended every session, the e2e server's short idle
+ * limit: tests/e2e/serve.mjs). A sign-in is a full-strength password hash check on the server,
+ * the costliest request a test makes; asking costs a session lookup.
  */
-export const test = base.extend<{ adminState: Awaited<ReturnType<import('@playwright/test').APIRequestContext['storageState']>> }>({
+export const test = base.extend<{ adminState: StorageState }, { adminSession: { state?: StorageState } }>({
+  // Playwright reads a fixture's dependencies from this pattern: this one has none.
+  // eslint-disable-next-line no-empty-pattern
+  adminSession: [async ({}, use) => use({}), { scope: 'worker' }],
   adminState: [
-    // Playwright reads a fixture's dependencies from this pattern: this one has none.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use, testInfo) => {
+    async ({ adminSession }, use, testInfo) => {
       const baseURL = testInfo.project.use.baseURL!;
+      const kept = adminSession.state;
+      if (kept) {
+        const ctx = await playwrightRequest.newContext({ baseURL, storageState: kept });
+        const still = (await ctx.get('/api/user')).ok();
+        const state = await ctx.storageState();
+        await ctx.dispose();
+        if (still) {
+          adminSession.state = state;
+          return use(state);
+        }
+      }
       const ctx = await playwrightRequest.newContext({ baseURL });
       const res = await ctx.post('/api/login', {
         data: { username: ADMIN.username, password: ADMIN.password },
@@ -20,6 +36,7 @@ export const test = base.extend<{ adminState: Awaited<ReturnType<import('@playwr
       if (!res.ok()) throw new Error(`admin sign-in failed: ${res.status()} ${await res.text()}`);
       const state = await ctx.storageState();
       await ctx.dispose();
+      adminSession.state = state;
       await use(state);
     },
     { scope: 'test' },

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { e2eOutbox } from '../servers';
+import { e2eOutbox } from '../servers.mjs';
 
 /**
  * The messages the e2e server's local outbox has written (.eml files, soft line breaks of

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { expect, request as playwrightRequest, type Browser, type BrowserContext } from '@playwright/test';
 import { ADMIN } from '../fixtures';
-import { e2ePort } from '../servers';
+import { e2ePort } from '../servers.mjs';
 
 export interface OwnServer {
   url: string;
@@ -9,13 +9,13 @@ export interface OwnServer {
 }
 
 /**
- * An e2e server of a spec's own (tests/e2e/serve.ts) on a slot far above the parallel workers'
- * (tests/e2e/servers.ts), so its port, data and database are its own; `env` is added to this
+ * An e2e server of a spec's own (tests/e2e/serve.mjs) on a slot far above the parallel workers'
+ * (tests/e2e/servers.mjs), so its port, data and database are its own; `env` is added to this
  * process's environment. Resolves once it answers.
  */
 export async function startOwnServer(slot: number, env: Record<string, string>): Promise<OwnServer> {
   const url = `http://localhost:${e2ePort(slot)}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'tests/e2e/serve.ts', String(slot)], {
+  const server = spawn(process.execPath, ['tests/e2e/serve.mjs', String(slot)], {
     env: { ...process.env, SITE_URL: url, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -14,14 +14,18 @@ export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
 const BASE_PORT = Number(process.env.E2E_PORT ?? 4399);
 
 /** This worker's slot (0 in the runner process). */
-const slot = (): number => Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+/** @returns {number} */
+const slot = () => Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 
-export const e2ePort = (i = slot()): number => BASE_PORT + i;
-export const e2eBaseURL = (i = slot()): string => `http://localhost:${e2ePort(i)}`;
-/** The server's DATA_DIR (its local mail outbox is `outbox/` in it). */
-export const e2eDataDir = (i = slot()): string => `.e2e-data-${e2ePort(i)}`;
-export const e2eReleasesDir = (i = slot()): string => `.releases-e2e-${e2ePort(i)}`;
+/** @param {number} [i] @returns {number} */
+export const e2ePort = (i = slot()) => BASE_PORT + i;
+/** @param {number} [i] @returns {string} */
+export const e2eBaseURL = (i = slot()) => `http://localhost:${e2ePort(i)}`;
+/** The server's DATA_DIR (its local mail outbox is `outbox/` in it). @param {number} [i] @returns {string} */
+export const e2eDataDir = (i = slot()) => `.e2e-data-${e2ePort(i)}`;
+/** @param {number} [i] @returns {string} */
+export const e2eReleasesDir = (i = slot()) => `.releases-e2e-${e2ePort(i)}`;
 /** Playwright's output (traces of failed tests) for the suite on E2E_PORT. */
 export const e2eOutputDir = `test-results/e2e-${BASE_PORT}`;
-/** The local mail outbox of this worker's server. */
-export const e2eOutbox = (i = slot()): string => path.resolve(e2eDataDir(i), 'outbox');
+/** The local mail outbox of this worker's server. @param {number} [i] @returns {string} */
+export const e2eOutbox = (i = slot()) => path.resolve(e2eDataDir(i), 'outbox');

@@ -1,12 +1,12 @@
 /**
- * One e2e web server (`serve.ts <slot>`, one per parallel worker: tests/e2e/servers.ts): the real
+ * One e2e web server (`serve.mjs <slot>`, one per parallel worker: tests/e2e/servers.mjs): the real
  * `npm start` path on data of its own, fresh each run. With DATABASE_URL it uses a new database
  * `<name>_e2e_<port>` on that server; otherwise PGlite in its data directory.
  */
 import fs from 'node:fs';
 import postgres from 'postgres';
 import { bundleIsCurrent } from '../../scripts/stamp.mjs';
-import { e2eDataDir, e2ePort, e2eReleasesDir } from './servers';
+import { e2eDataDir, e2ePort, e2eReleasesDir } from './servers.mjs';
 
 const slot = Number(process.argv[2] ?? 0);
 process.env.DATA_DIR = e2eDataDir(slot);
