@@ -27,7 +27,9 @@ const OTHER_PATHS = ['/404', '/insights/404', '/sitemap.xml', '/robots.txt', '/r
 /**
  * Every route (Astro's route pattern) that is rendered into a release and served only from one.
  * A static build (`npm run build:static`) prerenders exactly these; the server bundle renders them
- * on publish, and never for a visitor (src/server/astro-entry.ts).
+ * on publish, and never for a visitor (src/server/astro-entry.ts). This is the one list of them:
+ * Astro's page files under src/pages must match it (each page file that does not say
+ * `export const prerender = false` is one of these), which tests/unit/release-routes.test.ts holds.
  */
 export const RELEASE_ROUTES: ReadonlySet<string> = new Set([
   ...PUBLIC_PAGES,
