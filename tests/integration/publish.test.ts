@@ -114,6 +114,30 @@ describe('[PUBLISH][LOCAL]: the server rebuilds the static pages and swaps them 
     expect(await home()).toContain('<h1');
   });
 
+  it('a restart serves the release it finds for the same content; a new SITE_URL renders the pages again for it', async () => {
+    const first = liveRelease()!;
+    const site = first.site!;
+    expect(site).toBe(process.env.SITE_URL);
+    await restart();
+    expect(liveRelease()!.id).toBe(first.id);
+    // The owner sets the real address after a first start on the default one.
+    const real = 'https://www.harbor-federal.example';
+    process.env.SITE_URL = real;
+    try {
+      await restart();
+      expect(liveRelease()).toMatchObject({ site: real, contentHash: first.contentHash });
+      expect(liveRelease()!.id).not.toBe(first.id);
+      expect(await page('/about')).toContain(`<link rel="canonical" href="${real}/about"`);
+      expect(await page('/sitemap.xml')).toContain(`<loc>${real}/about</loc>`);
+      expect(await page('/sitemap.xml')).not.toContain(site);
+    } finally {
+      process.env.SITE_URL = site;
+      await restart();
+    }
+    expect(liveRelease()!.site).toBe(site);
+    expect(await page('/about')).toContain(`<link rel="canonical" href="${site}/about"`);
+  });
+
   it('the starting articles are live: each fixed card on /insights opens its published article', async () => {
     const list = await page('/insights');
     for (const link of FEATURED_INSIGHT_LINKS) {

@@ -1,5 +1,6 @@
 import { snapshotContent, type SiteContent } from '../content/site-content';
 import type { Db } from '../db/client';
+import { currentSiteUrl } from '../env';
 import { log } from '../log';
 import { writeNginxCspMap } from './nginx-csp';
 import type { ReleaseInfo } from '../web/live-site';
@@ -124,8 +125,8 @@ function collectGarbage(): void {
 }
 
 /**
- * At start: serve the current release when it was built from this content by this code, else
- * build one. Answers whether it built, and the error when building failed but an older release
+ * At start: serve the current release when it was built from this content by this code for this
+ * site address (a new SITE_URL changes every canonical link and the sitemap), else build one. Answers whether it built, and the error when building failed but an older release
  * could be served.
  */
 export async function ensureRelease(
@@ -135,7 +136,10 @@ export async function ensureRelease(
 ): Promise<{ info: ReleaseInfo; built: boolean; error?: Error }> {
   const current = await currentRelease();
   const content = await snapshotContent(db, store.snapshots);
-  if (current && current.contentHash === contentHash(content) && current.codeVersion === (await codeVersion())) {
+  const site = currentSiteUrl();
+  if (current && current.site !== site)
+    log.info('SITE_URL changed since the pages were rendered; rendering them again', { from: current.site, to: site });
+  if (current && current.contentHash === contentHash(content) && current.codeVersion === (await codeVersion()) && current.site === site) {
     try {
       await goLive(store, current);
       log.info('serving existing release', { release: current.id });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expectedFiles as defaultExpectedFiles } from '../content/routes';
 import { memoOfFrozen } from '../content/frozen';
 import type { SiteContent } from '../content/site-content';
+import { currentSiteUrl } from '../env';
 import { log } from '../log';
 import { projectRoot } from '../paths';
 import type { ReleaseInfo } from '../web/live-site';
@@ -93,6 +94,8 @@ function newReleaseId(): string {
  */
 export async function buildRelease(content: SiteContent, opts: BuildOptions = {}): Promise<ReleaseInfo> {
   const started = Date.now();
+  // The address the builder renders for (render.ts reads it the same way, as the build starts).
+  const site = currentSiteUrl();
   const id = newReleaseId();
   const dir = path.join(releasesDir(), id);
   await fs.mkdir(dir, { recursive: true });
@@ -132,6 +135,7 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
       id,
       contentHash: contentHash(content),
       codeVersion: await codeVersion(),
+      site,
       builtAt: new Date().toISOString(),
       durationMs: Date.now() - started,
       astroMs,

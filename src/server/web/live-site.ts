@@ -15,6 +15,11 @@ export interface ReleaseInfo {
   id: string;
   contentHash: string;
   codeVersion: string;
+  /**
+   * The site address (SITE_URL, as `currentSiteUrl` reads it) its pages were rendered for: their
+   * canonical links, the sitemap and the feed name it. Absent in a release made before it was kept.
+   */
+  site?: string;
   builtAt: string;
   /**
    * From the start of the build until the release could be served (its new pages rendered,
