@@ -14,7 +14,7 @@ import type { SiteContent } from '#server/content/site-content.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
 import type { ReleaseInfo } from '#server/publish/live-site.ts';
 import { compressMissing, loadStaticSite } from '#server/publish/release-files.ts';
-import type { StaticMap } from '#server/web/static-site.ts';
+import type { StaticFile, StaticMap } from '#server/web/static-site.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { at, content as withData } from './helpers/content-with-data';
 
@@ -194,7 +194,9 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
     for (const [key, file] of loaded) {
       // An unchanged page keeps the served description, served from the new release.
       if (/\.(html|xml|txt)$/.test(key) && !changed.includes(key)) {
-        expect({ ...file, path: undefined }, key).toEqual({ ...served.get(key)!, path: undefined });
+        // (Its bytes, when held in memory, are the served ones: the same buffers.)
+        expect({ ...file, path: undefined }, key).toStrictEqual({ ...served.get(key)!, path: undefined });
+        expect(file.held, key).toBe(served.get(key)!.held);
         expect(file.path, key).toBe(path.join(dir, key));
       }
     }
@@ -240,12 +242,15 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
   });
 });
 
-/** A map's files as comparable values: each path's description, with the digest of the bytes at its path and at its copies'. */
+/**
+ * A map's files as comparable values: each path's description, with the digests of the bytes at
+ * its path and at its copies', and of the bytes it holds in memory.
+ */
 async function mapOf(map: StaticMap): Promise<Record<string, unknown>> {
-  const digest = async (file: string) =>
-    createHash('sha256')
-      .update(await fs.readFile(file))
-      .digest('hex');
+  const hash = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const digest = async (file: string) => hash(await fs.readFile(file));
+  const held = (f: StaticFile) =>
+    f.held && Object.fromEntries(Object.entries(f.held).map(([k, v]) => [k, v && { ...v, bytes: hash(v.bytes) }]));
   return Object.fromEntries(
     await Promise.all(
       [...map].map(async ([key, f]) => [
@@ -254,6 +259,7 @@ async function mapOf(map: StaticMap): Promise<Record<string, unknown>> {
           ...f,
           path: await digest(f.path),
           copies: await Promise.all(f.encodings.map((e) => digest(f.path + (e === 'br' ? '.br' : '.gz')))),
+          held: held(f),
         },
       ]),
     ),

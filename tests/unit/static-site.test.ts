@@ -34,9 +34,13 @@ describe('static site', () => {
     expect(home.type).toBe('text/html; charset=utf-8');
     expect(zlib.brotliDecompressSync(fs.readFileSync(`${home.path}.br`)).toString()).toBe(page);
     expect(zlib.gunzipSync(fs.readFileSync(`${home.path}.gz`)).toString()).toBe(page);
-    // Every page is served from disk: only its description is in memory.
+    // A fixed page is held in memory with its copies, each with its own entity tag.
+    expect(zlib.brotliDecompressSync(home.held!.br!.bytes).toString()).toBe(page);
+    expect(new Set([home.held!.identity!.etag, home.held!.br!.etag, home.held!.gzip!.etag]).size).toBe(3);
+    // An article's page is served from disk: only its description is in memory.
     const article = lookup(map, '/insights/a-post')!;
     expect(article.path).toBe(path.join(dir, 'insights', 'a-post.html'));
+    expect(article.held).toBeUndefined();
     expect(article.csp).toBe(home.csp);
     expect(home.cacheControl).toContain('must-revalidate');
     const script = lookup(map, '/_astro/app.abc.js')!;
@@ -119,13 +123,15 @@ describe('inline JSON', () => {
 describe('[HTTP] content negotiation and validators, through the server', () => {
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'negotiation-'));
   fs.writeFileSync(path.join(site, 'about.html'), `<p>${'about us '.repeat(100)}</p>`);
+  fs.mkdirSync(path.join(site, 'insights'));
+  fs.writeFileSync(path.join(site, 'insights', 'a-post.html'), `<p>${'about us '.repeat(100)}</p>`);
   let server: ReturnType<typeof createAppServer>;
   let base = '';
   /** A GET with exactly these headers (fetch would add its own Accept-Encoding), the body decoded. */
-  const get = (headers: Record<string, string>) =>
+  const get = (headers: Record<string, string>, target = '/about') =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
       http
-        .get(`${base}/about`, { headers, agent: false }, (res) => {
+        .get(`${base}${target}`, { headers, agent: false }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
@@ -167,11 +173,13 @@ describe('[HTTP] content negotiation and validators, through the server', () => 
     expect(res.text).toBe(`<p>${'about us '.repeat(100)}</p>`);
   });
 
-  it('each encoding has its own ETag; If-None-Match takes lists, W/ and *', async () => {
-    const tags = await Promise.all(['br', 'gzip', 'identity'].map(async (e) => (await get({ 'accept-encoding': e })).headers.etag!));
+  it.each(['/about', '/insights/a-post'])('%s: each encoding has its own ETag; If-None-Match takes lists, W/ and *', async (target) => {
+    const tags = await Promise.all(
+      ['br', 'gzip', 'identity'].map(async (e) => (await get({ 'accept-encoding': e }, target)).headers.etag!),
+    );
     expect(new Set(tags).size).toBe(3);
     const [br, gzip, identity] = tags as [string, string, string];
-    const status = async (headers: Record<string, string>) => (await get(headers)).status;
+    const status = async (headers: Record<string, string>) => (await get(headers, target)).status;
     expect(await status({ 'accept-encoding': 'br', 'if-none-match': `"x", ${br}` })).toBe(304);
     expect(await status({ 'accept-encoding': 'br', 'if-none-match': br.replace(/^W\//, '') })).toBe(304);
     expect(await status({ 'accept-encoding': 'gzip', 'if-none-match': br })).toBe(200);
@@ -181,13 +189,16 @@ describe('[HTTP] content negotiation and validators, through the server', () => 
     expect(await status({})).toBe(200);
   });
 
-  it('answers a range of the representation asked for, and the whole file to a range that is no longer current', async () => {
-    const part = await get({ 'accept-encoding': 'identity', range: 'bytes=3-10' });
+  it('answers a range of a file from disk, and the whole file to a range that is no longer current; a page held in memory whole', async () => {
+    const part = await get({ 'accept-encoding': 'identity', range: 'bytes=3-10' }, '/insights/a-post');
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toMatch(/^bytes 3-10\/\d+$/);
     expect(part.text).toBe('about us');
-    const stale = await get({ 'accept-encoding': 'identity', range: 'bytes=3-10', 'if-range': 'W/"old"' });
+    const stale = await get({ 'accept-encoding': 'identity', range: 'bytes=3-10', 'if-range': 'W/"old"' }, '/insights/a-post');
     expect(stale.status).toBe(200);
-    expect((await get({ 'accept-encoding': 'identity', range: 'bytes=99999-' })).status).toBe(416);
+    expect((await get({ 'accept-encoding': 'identity', range: 'bytes=99999-' }, '/insights/a-post')).status).toBe(416);
+    const held = await get({ 'accept-encoding': 'identity', range: 'bytes=3-10' });
+    expect(held.status).toBe(200);
+    expect(held.text).toBe(`<p>${'about us '.repeat(100)}</p>`);
   });
 });

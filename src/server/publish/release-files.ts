@@ -4,12 +4,13 @@ import path from 'node:path';
 import mime from 'mime-types';
 import { brotliCopy, compressedCopies, gzip, MIN_COMPRESSED } from '../compression';
 import { htmlCsp, inlineScriptHashes } from '../security-headers';
-import type { Encoding, StaticFile, StaticMap } from '../web/static-site';
+import { heldBody, type Encoding, type Held, type StaticFile, type StaticMap } from '../web/static-site';
 
 /*
  * A release's files as the server serves them (web/static-site.ts): each file's place on disk, its
- * compressed copies, type, cache rules and, for a page, its CSP and robots directives. The bytes
- * stay on disk; `send` reads them per request.
+ * compressed copies, type, cache rules and, for a page, its CSP and robots directives. The fixed
+ * pages and assets are held in memory with their copies; the pages whose number grows with the
+ * content stay on disk (`servedFromDisk`).
  */
 
 const COMPRESSIBLE: ReadonlySet<string> = new Set(['.html', '.css', '.js', '.mjs', '.json', '.xml', '.txt', '.svg', '.webmanifest']);
@@ -98,17 +99,20 @@ export async function compressMissing(dir: string, map: StaticMap, stillServed: 
     // Kept from the release before (served from there until linked here); an earlier release's asset stays where it is.
     if (file.path !== full && (await exists(full))) replace(file, keys, (file = { ...file, path: full }));
     if (file.path !== full || !COMPRESSIBLE.has(path.extname(full)) || file.encodings.length === 2) return;
-    const body = await fs.readFile(full);
+    const body = file.held?.identity?.bytes ?? (await fs.readFile(full));
     if (body.length < MIN_COMPRESSED) return;
+    // A copy made here is held as it is written; one another instance made is read.
     const copy = async (ext: string, make: () => Promise<Buffer>) => {
-      if (!(await exists(full + ext))) await writeWhole(full + ext, await make());
+      const bytes = (await exists(full + ext)) ? undefined : await make();
+      if (bytes) await writeWhole(full + ext, bytes);
+      if (file.held) return heldBody(bytes ?? (await fs.readFile(full + ext)));
     };
-    await Promise.all([
+    const [br, gzipped] = await Promise.all([
       copy('.br', () => brotliCopy(body, PAGE_BROTLI_QUALITY)),
       copy('.gz', () => gzip(body, { level: PAGE_GZIP_LEVEL })),
     ]);
     if (!stillServed()) return;
-    replace(file, keys, { ...file, encodings: ['br', 'gzip'] });
+    replace(file, keys, { ...file, encodings: ['br', 'gzip'], ...(file.held && { held: { ...file.held, br, gzip: gzipped } }) });
     done++;
   });
   return done;
@@ -213,10 +217,22 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   return true;
 }
 
-/** The compressed copies beside a file. */
-async function copiesOf(full: string): Promise<Encoding[]> {
-  const [br, gz] = await Promise.all([exists(`${full}.br`), exists(`${full}.gz`)]);
-  return [...(br ? ['br' as const] : []), ...(gz ? ['gzip' as const] : [])];
+/**
+ * The pages whose number grows with the content (one per article, and the listing's later pages)
+ * are served from the release on disk: at thousands of articles their bytes would hold hundreds of
+ * megabytes, twice over while a publish swaps every page. The fixed pages, assets and not-found
+ * pages are held in memory.
+ */
+const servedFromDisk = (rel: string) => rel.startsWith('insights/') && rel.endsWith('.html') && rel !== 'insights/404.html';
+
+/** The compressed copies beside a file and, for a file `held` in memory (its bytes given), every representation's bytes. */
+async function copiesOf(full: string, held?: Buffer): Promise<{ encodings: Encoding[]; held?: Held }> {
+  const read = (ext: string) => (held ? fs.readFile(full + ext) : fs.stat(full + ext)).catch(() => undefined);
+  const [br, gz] = await Promise.all([read('.br'), read('.gz')]);
+  const encodings = [...(br ? ['br' as const] : []), ...(gz ? ['gzip' as const] : [])];
+  if (!held) return { encodings };
+  const body = (copy: unknown) => (Buffer.isBuffer(copy) ? heldBody(copy) : undefined);
+  return { encodings, held: { identity: heldBody(held), br: body(br), gzip: body(gz) } };
 }
 
 /** Files looked at once while a release is loaded: enough to keep the disk busy, few enough to hold little memory. */
@@ -241,12 +257,15 @@ export async function loadStaticSite(dir: string, previous?: { dir: string; file
     // Not linked yet: served from the release it is kept from until compressMissing moves it here.
     if (kept && keptFromServed && known!.kept.has(rel)) return void map.set(key, { ...kept, path: path.join(previous!.dir, rel) });
     if (kept && (await sameFile(full, path.join(previous!.dir, rel)))) return void map.set(key, { ...kept, path: full });
-    const written = known?.written?.get(rel);
-    const headers = written ?? (rel.endsWith('.html') ? pageHeaders(rel, await fs.readFile(full)) : {});
+    const onDisk = servedFromDisk(urlRel);
+    // A page the build wrote and that is served from disk is not read again.
+    const written = onDisk ? known?.written?.get(rel) : undefined;
+    const body = written || (onDisk && !rel.endsWith('.html')) ? undefined : await fs.readFile(full);
+    const headers = written ?? (body ? pageHeaders(rel, body) : {});
     map.set(key, {
       path: full,
       // A page the build wrote is served without compressed copies until `compressMissing` has made them.
-      encodings: written ? [] : await copiesOf(full),
+      ...(written ? { encodings: [] } : await copiesOf(full, onDisk ? undefined : body)),
       type: mime.contentType(path.extname(rel)) || 'application/octet-stream',
       cacheControl: cacheControlFor(urlRel),
       csp: headers.csp,

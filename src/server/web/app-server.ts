@@ -7,12 +7,12 @@ import { log } from '../log';
 import { trackInFlight } from '../in-flight';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from '../connection-limits';
 import { answerDocumentUpload, documentUploadToken } from './document-upload';
-import { isPublicRead, sendKept, type KeptAnswer, type PublicApiCache } from './public-api-cache';
+import { isPublicRead, type PublicApiCache } from './public-api-cache';
 import { sendJson, setAll, single } from './respond';
 import { API_CSP, baseSecurityHeaders, htmlCsp } from '../security-headers';
 import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
 import { fromTrustedProxy, proxyRanges, type ProxyRange } from '../trusted-proxies';
-import { lookup, sendStatic, type StaticFile, type StaticMap } from './static-site';
+import { lookup, sendStatic, type HeldAnswer, type StaticFile, type StaticMap } from './static-site';
 
 export type AstroHandler = (
   req: http.IncomingMessage,
@@ -194,7 +194,7 @@ interface Exchange {
   /** The release's file for the path. */
   file: StaticFile | undefined;
   /** The kept answer to a public read (public-api-cache.ts), when there is one. */
-  kept: KeptAnswer | undefined;
+  kept: HeldAnswer | undefined;
   /** A visitor's read of a public endpoint that may be answered from memory (public-api-cache.ts). */
   publicRead: boolean;
 }
@@ -272,10 +272,10 @@ function routes(opts: AppServerOptions): Route[] {
       name: 'a public read: its kept answer, or one made and kept now',
       matches: ({ publicRead }) => publicRead,
       answer: (x, next) => {
-        if (x.kept) return sendKept(x.req, x.res, x.kept, x.secure);
+        if (x.kept) return sendStatic(x.req, x.res, x.kept, x.secure);
         // Made once per content change; if it cannot be kept (or making it failed), Astro answers.
         opts.publicApi!.fill(x.pathname).then(
-          (made) => (made ? sendKept(x.req, x.res, made, x.secure) : next()),
+          (made) => (made ? sendStatic(x.req, x.res, made, x.secure) : next()),
           (err) => {
             log.warn('public answer not kept', { id: x.req.headers['x-request-id'], path: x.pathname, err });
             next();
@@ -360,8 +360,8 @@ function oneHost(raw: readonly string[]): boolean {
 }
 
 /**
- * The HTTP server: the release's files through `send` (static-site.ts: precompressed copies,
- * ETags, ranges), visitors' public reads from memory, everything else through Astro, unknown
+ * The HTTP server: the release's files (static-site.ts: precompressed copies, ETags; from memory
+ * or through `send`), visitors' public reads from memory, everything else through Astro, unknown
  * pages the 404 page with status 404. Each request goes to the first of `routes` that matches it.
  */
 export function createAppServer(opts: AppServerOptions): http.Server {

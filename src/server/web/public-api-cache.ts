@@ -1,11 +1,7 @@
-import { createHash } from 'node:crypto';
-import type http from 'node:http';
-import fresh from 'fresh';
 import { SESSION_COOKIE } from '../auth/cookies';
 import { compressedCopies } from '../compression';
-import { setAll, single } from './respond';
-import { API_CSP, baseSecurityHeaders } from '../security-headers';
-import { encodingFor, type Encoding } from './static-site';
+import { API_CSP } from '../security-headers';
+import { heldBody, type HeldAnswer } from './static-site';
 
 /*
  * The public GET endpoints of the /api contract (SPEC 7) change only with the content, so a
@@ -28,53 +24,30 @@ export function isPublicRead(method: string | undefined, pathname: string, cooki
 /** How an answer is made: the endpoint's own answer to an anonymous GET of the path. */
 export type AnswerAnonymously = (pathname: string) => Promise<Response>;
 
-/** An answer kept in memory: its body, the compressed copies of a large one, an entity tag for each. */
-export interface KeptAnswer {
-  bodies: Partial<Record<Encoding | 'identity', { bytes: Buffer; etag: string }>>;
-  type: string;
-  cacheControl: string;
-}
-
-const tagged = (bytes: Buffer) => ({ bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"` });
-
-async function keptAnswer(body: Buffer, type: string, cacheControl: string): Promise<KeptAnswer> {
+/** An answer kept in memory: its body and the compressed copies of a large one, each with its entity tag. */
+async function keptAnswer(body: Buffer, type: string, cacheControl: string): Promise<HeldAnswer> {
   // Compressed quickly (brotli 5: a few milliseconds on the first request after a change).
   const copies = await compressedCopies(body, 5, 6);
-  const bodies = { identity: tagged(body), ...(copies && { br: tagged(copies.br), gzip: tagged(copies.gz) }) };
-  return { bodies, type, cacheControl };
-}
-
-/** A kept answer in the encoding the client takes, or 304 when its copy is current (`fresh`). */
-export function sendKept(req: http.IncomingMessage, res: http.ServerResponse, answer: KeptAnswer, secure: boolean): void {
-  const encoding = encodingFor(req, answer.bodies.br ? ['br', 'gzip'] : []);
-  const { bytes, etag } = answer.bodies[encoding ?? 'identity']!;
-  const headers = { 'content-security-policy': API_CSP, 'cache-control': answer.cacheControl, vary: 'Accept-Encoding', etag };
-  setAll(res, { ...baseSecurityHeaders(secure), ...headers });
-  // Only If-None-Match is compared (as conditional.ts does): a request's `Cache-Control: no-cache` is about caches.
-  if (fresh({ 'if-none-match': single(req.headers['if-none-match']) }, { etag })) {
-    res.statusCode = 304;
-    return void res.end();
-  }
-  setAll(res, { 'content-type': answer.type, 'content-length': String(bytes.length), ...(encoding && { 'content-encoding': encoding }) });
-  res.end(req.method === 'HEAD' ? undefined : bytes);
+  const held = { identity: heldBody(body), ...(copies && { br: heldBody(copies.br), gzip: heldBody(copies.gz) }) };
+  return { held, encodings: copies ? ['br', 'gzip'] : [], type, cacheControl, csp: API_CSP };
 }
 
 export interface PublicApiCache {
   /** The kept answer for the path, if it was made in the current content generation. */
-  get(pathname: string): KeptAnswer | undefined;
+  get(pathname: string): HeldAnswer | undefined;
   /**
    * Makes the answer (one at a time per path and generation: a crowd after a publish waits for
    * one) and keeps it; undefined when it is not one to keep (Astro then answers the request).
    */
-  fill(pathname: string): Promise<KeptAnswer | undefined>;
+  fill(pathname: string): Promise<HeldAnswer | undefined>;
 }
 
 /** `contentGeneration`: the engine's content generation (publish/live-site.ts), read at each request. */
 export function createPublicApiCache(answer: AnswerAnonymously, contentGeneration: () => number): PublicApiCache {
-  const kept = new Map<string, { generation: number; file: KeptAnswer }>();
-  const making = new Map<string, { generation: number; promise: Promise<KeptAnswer | undefined> }>();
+  const kept = new Map<string, { generation: number; file: HeldAnswer }>();
+  const making = new Map<string, { generation: number; promise: Promise<HeldAnswer | undefined> }>();
 
-  const make = async (pathname: string, generation: number): Promise<KeptAnswer | undefined> => {
+  const make = async (pathname: string, generation: number): Promise<HeldAnswer | undefined> => {
     const res = await answer(pathname);
     if (res.status !== 200 || res.headers.has('set-cookie')) {
       await res.body?.cancel();

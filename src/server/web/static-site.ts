@@ -1,24 +1,27 @@
-import type http from 'node:http';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fresh from 'fresh';
 import Negotiator from 'negotiator';
-import send from 'send';
+import send, { type SendOptions } from 'send';
 import { log } from '../log';
 import { sendJson, setAll } from './respond';
 import { baseSecurityHeaders } from '../security-headers';
 
 /*
- * The live release's files, served by `send` (decision 021): it reads the file, and answers
- * conditional requests (ETag, Last-Modified), ranges and HEAD. The encoding is chosen by
- * `negotiator` among the compressed copies beside the file. What is ours is set before: the
- * security headers, the page's own CSP and robots directives, the cache rules and the type.
+ * The live release's files (decision 021): the fixed pages and assets held in memory, `fresh`
+ * deciding their 304; the pages whose number grows with the content, and the uploads, streamed
+ * from disk by `send` (conditional requests, ranges, HEAD). `negotiator` picks the encoding. Ours
+ * are the security headers, the page's CSP and robots directives, the cache rules and the type.
  */
 
 export type Encoding = 'br' | 'gzip';
 
-/** A file of the release as it is served (publish/release-files.ts makes these). */
-export interface StaticFile {
-  /** Where the file is on disk now (a page a publish keeps is served from the live release until it is linked). */
-  path: string;
-  /** Its compressed copies beside it (`.br`, `.gz`), best first. */
+/** Each representation of a file held in memory: its bytes and its entity tag. */
+export type Held = Partial<Record<Encoding | 'identity', { bytes: Buffer; etag: string }>>;
+
+/** What is answered with a file: its representations, type, cache rules and, for a page, CSP and robots. */
+interface Answerable {
+  /** Its compressed copies (`.br`, `.gz` beside it on disk), best first. */
   encodings: readonly Encoding[];
   /** Its type, by its name (mime-types). */
   type: string;
@@ -26,7 +29,21 @@ export interface StaticFile {
   csp?: string;
   /** A page's own `<meta name="robots">` (`noindex` until the site is launched), sent as X-Robots-Tag. */
   robots?: string;
+  /** Its bytes, when they are held in memory. */
+  held?: Held;
 }
+
+/** An answer held in memory (a visitor's public API read, public-api-cache.ts). */
+export type HeldAnswer = Answerable & { held: Held };
+
+/** A file of the release as it is served (publish/release-files.ts makes these). */
+export interface StaticFile extends Answerable {
+  /** Where the file is on disk now (a page a publish keeps is served from the live release until it is linked). */
+  path: string;
+}
+
+/** A body held in memory with its entity tag: a hash of its bytes. */
+export const heldBody = (bytes: Buffer) => ({ bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"` });
 
 /** URL path → file: `/about.html`, and its clean URL `/about` (`/` for `/index.html`). */
 export type StaticMap = Map<string, StaticFile>;
@@ -37,7 +54,7 @@ const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 type Preferring = { encoding(available: string[], options: { preferred: string[] }): string | undefined };
 
 /** The encoding a client gets: the best of the file's copies it accepts (`negotiator`), else the file itself. */
-export function encodingFor(req: http.IncomingMessage, offered: readonly Encoding[]): Encoding | undefined {
+function encodingFor(req: IncomingMessage, offered: readonly Encoding[]): Encoding | undefined {
   if (offered.length === 0 || !req.headers['accept-encoding']) return undefined;
   const chosen = (new Negotiator(req) as unknown as Preferring).encoding([...offered, 'identity'], { preferred: [...offered] });
   return chosen === 'br' || chosen === 'gzip' ? chosen : undefined;
@@ -49,15 +66,8 @@ const encoded = (file: string) => file.split('/').map(encodeURIComponent).join('
 /** The security headers over plain http and over https (worked out once: they are the same for every file). */
 const SECURITY = [baseSecurityHeaders(false), baseSecurityHeaders(true)] as const;
 
-/** The headers of ours a file's answer carries, before `send` adds its own. */
-function setOurHeaders(res: http.ServerResponse, file: StaticFile, secure: boolean, encoding: Encoding | undefined): void {
-  setAll(res, SECURITY[secure ? 1 : 0]);
-  res.setHeader('content-type', file.type);
-  res.setHeader('vary', 'Accept-Encoding');
-  if (file.csp) res.setHeader('content-security-policy', file.csp);
-  if (file.robots) res.setHeader('x-robots-tag', file.robots);
-  if (encoding) res.setHeader('content-encoding', encoding);
-}
+/** The headers that describe a file, taken away when it is not sent. */
+const DESCRIBING = ['content-type', 'content-encoding', 'content-disposition', 'cache-control', 'etag', 'last-modified'];
 
 /** What `send` answers with when it does not send the file: its status, and the headers of a 416. */
 type SendError = { status?: number; headers?: Record<string, string> };
@@ -68,18 +78,16 @@ type SendError = { status?: number; headers?: Record<string, string> };
  * missing or cannot be read is left to `failed`, with the headers that described it taken away.
  */
 export function streamFile(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
+  req: IncomingMessage,
+  res: ServerResponse,
   file: string,
-  options: send.SendOptions,
+  options: SendOptions,
   failed: (err: SendError) => void,
-): void {
+) {
   send(req, encoded(file), { dotfiles: 'allow', index: false, cacheControl: false, ...options })
     .on('error', (err: SendError) => {
       if (res.headersSent) return void res.destroy();
-      for (const name of ['content-type', 'content-encoding', 'content-disposition', 'cache-control', 'etag', 'last-modified']) {
-        res.removeHeader(name);
-      }
+      for (const name of DESCRIBING) res.removeHeader(name);
       if (err.status !== 412 && err.status !== 416) return failed(err);
       res.statusCode = err.status;
       setAll(res, err.headers ?? {});
@@ -92,17 +100,35 @@ export function streamFile(
 const NOT_FOUND_PAGE = { etag: false, lastModified: false, acceptRanges: false } as const;
 
 /**
- * Streams a file of the release (`status` 404 for a not-found page: then never cached, no 304 and
- * no range). A file that cannot be read (a release removed by hand) is a 500.
+ * Answers with a file of the release, or an answer kept in memory (`status` 404 for a not-found
+ * page: then never cached, no 304 and no range). A held file is answered from memory (`fresh`
+ * decides the 304; a Range is ignored, as a server may); any other is streamed by `send`. A file
+ * that cannot be read (a release removed by hand) is a 500.
  */
-export function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, secure: boolean, status = 200): void {
+export function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile | HeldAnswer, secure: boolean, status = 200): void {
   const encoding = encodingFor(req, file.encodings);
-  setOurHeaders(res, file, secure, encoding);
+  setAll(res, SECURITY[secure ? 1 : 0]);
+  res.setHeader('vary', 'Accept-Encoding');
+  if (file.csp) res.setHeader('content-security-policy', file.csp);
+  if (file.robots) res.setHeader('x-robots-tag', file.robots);
   const found = status === 200;
   res.setHeader('cache-control', found ? file.cacheControl : 'no-store');
   res.statusCode = status;
-  streamFile(req, res, file.path + (encoding ? SUFFIX[encoding] : ''), found ? {} : NOT_FOUND_PAGE, (err) => {
-    log.error('release file unreadable', { id: req.headers['x-request-id'], path: file.path, err });
+  const body = file.held?.[encoding ?? 'identity'];
+  if (body && found) res.setHeader('etag', body.etag);
+  if (body && found && fresh(req.headers, { etag: body.etag })) {
+    res.statusCode = 304;
+    return void res.end();
+  }
+  res.setHeader('content-type', file.type);
+  if (encoding) res.setHeader('content-encoding', encoding);
+  if (body) {
+    res.setHeader('content-length', body.bytes.length);
+    return void res.end(req.method === 'HEAD' ? undefined : body.bytes);
+  }
+  const path = (file as StaticFile).path;
+  streamFile(req, res, path + (encoding ? SUFFIX[encoding] : ''), found ? {} : NOT_FOUND_PAGE, (err) => {
+    log.error('release file unreadable', { id: req.headers['x-request-id'], path, err });
     sendJson(res, 500, { message: 'Internal server error' });
   });
 }
