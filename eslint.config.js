@@ -26,10 +26,12 @@ const boundary = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
  * never its own floor's other rooms nor a floor above (`npm run cycles`, madge in
  * `npm run validate`, refuses any import circle left between single files):
  *
- *   the top     astro-entry.ts (the server bundle's entry) → main.ts, bundle-api.ts, health.ts:
- *               they start, lend and report on the server, and may import any room.
- *   publish     subscribes to content changes, renders, and hands a finished release to the web
- *               layer: of web only live-site.ts and static-site.ts; never services or auth.
+ *   the top     astro-entry.ts (the server bundle's entry) → main.ts, bundle-api.ts, health.ts,
+ *               control-channel.ts (the operators' backup channel), parent-watch.ts, shutdown.ts:
+ *               they start, stop, lend and report on the server, and may import any room.
+ *   publish     subscribes to content changes, renders, and holds the live release (live-site.ts)
+ *               that the web layer serves, its files described as web/static-site.ts serves them
+ *               (release-files.ts): of web only static-site.ts; never services or auth.
  *   web         the HTTP server: it serves the live release, never imports publish.
  *   auth        sign-in, sessions, two-factor: it uses the services' users, rate limits and audit.
  *   services    capability    A service saves, then records that content changed
@@ -40,7 +42,8 @@ const boundary = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
  *   db          storage       db: schema, client, migrations, backup. storage: files, never rows.
  *   the ground  every other file of src/server itself: env.ts, paths.ts, log.ts, http.ts, clock.ts,
  *               password.ts, client-ip.ts, trusted-proxies.ts, conditional.ts, after-answer.ts,
- *               preflight.ts, phases.mjs. They import no folder of src/server.
+ *               preflight.ts, phases.mjs, security-headers.ts, compression.ts, in-flight.ts,
+ *               connection-limits.ts. They import no folder of src/server.
  *
  * Inside db: client.ts → backup.ts → types.ts (backup.ts does not import client.ts). Inside
  * storage: storage.ts → the drivers (local-disk.ts, vercel-blob.ts) → file-storage.ts (a driver
@@ -65,14 +68,15 @@ const NO_FOLDER = {
   regex: room('publish|web|auth|services|capability|content|mail|db|storage'),
   message: "The ground (src/server's own files) is below every folder of src/server: it imports none.",
 };
-const TOP = ['src/server/astro-entry.ts', 'src/server/main.ts', 'src/server/bundle-api.ts', 'src/server/health.ts'];
+const TOP_FILES = ['astro-entry', 'main', 'bundle-api', 'health', 'control-channel', 'parent-watch', 'shutdown'];
+const TOP = TOP_FILES.map((name) => `src/server/${name}.ts`);
 const NO_TOP = {
-  regex: '^(#server/|\\./|(\\.\\./)+)(astro-entry|main|bundle-api|health)(\\.ts)?$',
-  message: 'astro-entry.ts, main.ts, bundle-api.ts and health.ts are the top: no room imports them.',
+  regex: `^(#server/|\\./|(\\.\\./)+)(${TOP_FILES.join('|')})(\\.ts)?$`,
+  message: `${TOP_FILES.map((name) => `${name}.ts`).join(', ')} are the top: no room imports them.`,
 };
 const WEB_INTERNALS = {
-  regex: '^(#server/web/|\\.\\./(\\.\\./)*web/)(?!(live-site|static-site)(\\.ts)?$)',
-  message: 'The publisher hands releases to web/live-site.ts (files: web/static-site.ts) and imports no other web module.',
+  regex: '^(#server/web/|\\.\\./(\\.\\./)*web/)(?!static-site(\\.ts)?$)',
+  message: 'The publisher describes releases as web/static-site.ts serves them and imports no other web module.',
 };
 const DB_CLIENT = {
   regex: '^(#server/db/|\\./|\\.\\./db/)client(\\.ts)?$',

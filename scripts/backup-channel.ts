@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { controlSocketPath } from '#server/web/control-channel.ts';
+import { controlSocketPath } from '#server/control-channel.ts';
 
 interface ChannelAnswer {
   status: number;
@@ -9,7 +9,7 @@ interface ChannelAnswer {
 
 /**
  * Sends a command to the running server that owns the embedded database in `dataDir`
- * (src/server/web/control-channel.ts). Undefined when no server is running there.
+ * (src/server/control-channel.ts). Undefined when no server is running there.
  */
 export function askServer(dataDir: string, command: '/backup' | '/restore', body?: Buffer): Promise<ChannelAnswer | undefined> {
   return new Promise((resolve, reject) => {

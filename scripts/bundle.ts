@@ -10,7 +10,7 @@ import { openSync, closeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '#server/paths.ts';
-import { precompress } from '#server/web/static-site.ts';
+import { precompress } from '#server/publish/release-files.ts';
 import { bundleIsCurrent, sourceStamp, stampFile } from './stamp.mjs';
 
 export { bundleIsCurrent, sourceStamp };

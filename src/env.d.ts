@@ -17,13 +17,13 @@ declare namespace App {
     drained?: () => Promise<void>;
     /**
      * The publish request a route gives the service that changes what visitors see: the server's
-     * engine's (web/live-site.ts `EngineLocals`, given at start); src/middleware.ts puts one that
+     * engine's (publish/live-site.ts `EngineLocals`, given at start); src/middleware.ts puts one that
      * only logs where none was given (`npm run dev`).
      */
     publish: import('#server/content/changes.ts').RequestPublish;
     /** An administrator's "Publish now" (publish/publisher.ts `publishNow`); absent where no server gave one. */
     publishNow?: (reason: string) => Promise<void>;
     /** The engine's live release and content generation (the insights search); absent where no server gave one. */
-    live?: import('#server/web/live-site.ts').LiveSite;
+    live?: import('#server/publish/live-site.ts').LiveSite;
   }
 }

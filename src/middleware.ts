@@ -4,11 +4,11 @@ import { idleSecondsLeft, readSession } from '#server/auth/session.ts';
 import { getDb } from '#server/db/client.ts';
 import { clientAddress } from '#server/client-ip.ts';
 import { json } from '#server/http.ts';
-import { crossSiteRefusal, isCrossSite } from '#server/web/csrf.ts';
+import { crossSiteRefusal, isCrossSite } from '#server/auth/csrf.ts';
 import { onlyLogged } from '#server/content/changes.ts';
 import { snapshotContent } from '#server/content/site-content.ts';
 import { RELEASE_ROUTES } from '#server/content/routes.ts';
-import { withPageCsp } from '#server/web/security-headers.ts';
+import { withPageCsp } from '#server/security-headers.ts';
 import { BACKGROUND_HEADER, IDLE_HEADER } from '#shared/session.ts';
 
 const STATUS_TEXT: Record<number, string> = { 404: 'Not found', 405: 'Method not allowed' };

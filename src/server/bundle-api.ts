@@ -21,7 +21,7 @@ import { forgetNotifyToWarning } from './services/lead-mail';
 import { forgetLeadsAnswers } from './services/leads-stamp';
 import { forgetSearchCounts } from './services/search-limit';
 import { resetStorage } from './storage/storage';
-import { startControlChannel } from './web/control-channel';
+import { startControlChannel } from './control-channel';
 
 /**
  * Forgets what this process remembers of the environment and of the database it served, as a

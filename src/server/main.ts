@@ -27,11 +27,11 @@ import { leadRecipients } from './services/lead-mail';
 import { uploadsDir } from './storage/local-disk';
 import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
 import { createAppServer, type AppServerOptions, type AstroHandler } from './web/app-server';
-import { startControlChannel } from './web/control-channel';
-import type { EngineLocals } from './web/live-site';
-import { stopWithParent } from './web/parent-watch';
+import { startControlChannel } from './control-channel';
+import type { EngineLocals } from './publish/live-site';
+import { stopWithParent } from './parent-watch';
 import { createPublicApiCache, type AnswerAnonymously } from './web/public-api-cache';
-import { drainAndClose } from './web/shutdown';
+import { drainAndClose } from './shutdown';
 
 /** What the bundle's Astro side gives the HTTP layer. */
 export interface AstroParts {
@@ -75,7 +75,7 @@ function pagesSummary(release: StartRelease | undefined, launched: boolean | und
 }
 
 /**
- * What every route of the server gets of its engine (web/live-site.ts): a service that changes
+ * What every route of the server gets of its engine (publish/live-site.ts): a service that changes
  * public content calls `publish`, which is the store's publish request, which calls its publisher.
  */
 function engineLocals(store: ReleaseStore): EngineLocals {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRows, type BackupManifest } from '#server/db/backup.ts';
 import { openDatabase, type DbHandle } from '#server/db/client.ts';
 import { migrationsDir } from '#server/paths.ts';
-import type { ControlChannel } from '#server/web/control-channel.ts';
+import type { ControlChannel } from '#server/control-channel.ts';
 import { startTestServer, type TestServer } from './helpers/server';
 import { bundleApi } from '../helpers/bundle';
 import { LIFTOFF_ONLY } from '../helpers/liftoff';

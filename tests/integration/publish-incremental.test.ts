@@ -12,8 +12,9 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteContent } from '#server/content/site-content.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
-import type { ReleaseInfo } from '#server/web/live-site.ts';
-import { bytesOf, compressMissing, DiskBody, loadStaticSite, type Body, type StaticFile, type StaticMap } from '#server/web/static-site.ts';
+import type { ReleaseInfo } from '#server/publish/live-site.ts';
+import { compressMissing, loadStaticSite } from '#server/publish/release-files.ts';
+import type { StaticFile, StaticMap } from '#server/web/static-site.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { at, content as withData } from './helpers/content-with-data';
 
@@ -176,11 +177,9 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
     expect((await fs.stat(readsFile(chain[2]![1]))).ino).not.toBe((await fs.stat(readsFile(chain[1]![1]))).ino);
   });
 
-  it('a release taken into memory from what its build knows is the one its files give, with the kept pages as served', async () => {
+  it('a release described from what its build knows is the one its files give, with the kept pages as served', async () => {
     const baseDir = releaseClientDir(base.id);
-    // The base release's own load uses what its build knew (no previous release to share with).
     const served = await loadStaticSite(baseDir);
-    expect(await mapOf(served)).toEqual(await mapOf(await loadStaticSite(baseDir)));
     // Served, it gets its compressed copies; the next release keeps them with the pages.
     expect(await compressMissing(baseDir, served)).toBeGreaterThan(10);
     const target = content.insights[1]!;
@@ -188,51 +187,80 @@ describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and ke
     const info = await buildRelease(next, { previous: base });
     const dir = releaseClientDir(info.id);
     const loaded = await loadStaticSite(dir, { dir: baseDir, files: served });
-    // Walked and read from disk (what the build knew is used once).
+    // Walked and read from disk.
     const fromDisk = await loadStaticSite(dir);
     expect(await mapOf(loaded)).toEqual(await mapOf(fromDisk));
     const changed = ['/insights.html', `/insights/${target.slug}.html`, '/rss.xml'];
     for (const [key, file] of loaded) {
-      // An unchanged page is the served one, not a copy read again.
-      // A page served from disk keeps the served headers, its bytes now read from the new release.
+      // An unchanged page keeps the served description, served from the new release.
       if (/\.(html|xml|txt)$/.test(key) && !changed.includes(key)) {
-        if (file.body instanceof DiskBody) {
-          expect(file.raw, key).toBe(served.get(key)!.raw);
-          expect(file.body.path, key).toBe(path.join(dir, key));
-        } else expect(file, key).toBe(served.get(key));
+        // (Its bytes, when held in memory, are the served ones: the same buffers.)
+        expect({ ...file, path: undefined }, key).toStrictEqual({ ...served.get(key)!, path: undefined });
+        expect(file.held, key).toBe(served.get(key)!.held);
+        expect(file.path, key).toBe(path.join(dir, key));
       }
     }
     for (const key of changed) expect(loaded.get(key), key).not.toBe(served.get(key));
-    expect((await bytesOf(loaded.get(`/insights/${target.slug}.html`)!.body)).toString()).toContain(`${target.title} (again)`);
+    expect(await fs.readFile(loaded.get(`/insights/${target.slug}.html`)!.path, 'utf8')).toContain(`${target.title} (again)`);
     // Rendered pages are served uncompressed until their compressed copies are made, then with them.
     const article = `/insights/${target.slug}.html`;
-    expect(loaded.get(article)!.br).toBeUndefined();
+    expect(loaded.get(article)!.encodings).toEqual([]);
     expect(await compressMissing(dir, loaded)).toBe(changed.length);
     for (const key of [article, `/insights/${target.slug}`]) {
       const file = loaded.get(key)!;
-      expect(file.body).toBeInstanceOf(DiskBody);
-      expect(zlib.brotliDecompressSync(await bytesOf(file.br!)).equals(await bytesOf(file.body))).toBe(true);
-      expect(zlib.gunzipSync(await bytesOf(file.gz!)).equals(await bytesOf(file.body))).toBe(true);
-      expect(file.raw.br![0]).toContain('br');
+      expect(file.encodings).toEqual(['br', 'gzip']);
+      const bytes = await fs.readFile(file.path);
+      expect(zlib.brotliDecompressSync(await fs.readFile(`${file.path}.br`)).equals(bytes)).toBe(true);
+      expect(zlib.gunzipSync(await fs.readFile(`${file.path}.gz`)).equals(bytes)).toBe(true);
     }
     // What was compressed once is not compressed again.
     expect(await compressMissing(dir, loaded)).toBe(0);
     expect(await mapOf(loaded)).toEqual(await mapOf(await loadStaticSite(dir)));
   });
+
+  it('a release served as soon as its new pages are ready serves the pages it keeps from the live release until they are linked', async () => {
+    const baseDir = releaseClientDir(base.id);
+    const served = await loadStaticSite(baseDir);
+    const target = content.insights[1]!;
+    const next = { ...content, insights: content.insights.map((i) => (i.id === target.id ? { ...i, title: `${i.title} (ready)` } : i)) };
+    let early: StaticMap | undefined;
+    const info = await buildRelease(next, {
+      previous: base,
+      onReady: async (ready, known) => {
+        early = await loadStaticSite(releaseClientDir(ready.id), { dir: baseDir, files: served }, known);
+        // Every file it names is there to be read, kept ones from the live release.
+        for (const [key, file] of early) expect(await fs.stat(file.path).then((s) => s.isFile()), key).toBe(true);
+        expect(early.get('/about.html')!.path).toBe(path.join(baseDir, 'about.html'));
+      },
+    });
+    const dir = releaseClientDir(info.id);
+    // Once the release is whole on disk, the kept pages are served from it.
+    await compressMissing(dir, early!);
+    expect(early!.get('/about.html')!.path).toBe(path.join(dir, 'about.html'));
+    expect(early!.get('/about')).toBe(early!.get('/about.html'));
+    expect(await mapOf(early!)).toEqual(await mapOf(await loadStaticSite(dir)));
+  });
 });
 
-/** A map's files as comparable values: each path's bodies (as digests, wherever they are held) and headers. */
-async function mapOf(map: StaticMap): Promise<Record<string, Partial<Record<keyof StaticFile, string>>>> {
-  const digest = async (b: Body | undefined) =>
-    b &&
-    createHash('sha256')
-      .update(await bytesOf(b))
-      .digest('hex');
+/**
+ * A map's files as comparable values: each path's description, with the digests of the bytes at
+ * its path and at its copies', and of the bytes it holds in memory.
+ */
+async function mapOf(map: StaticMap): Promise<Record<string, unknown>> {
+  const hash = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const digest = async (file: string) => hash(await fs.readFile(file));
+  const held = (f: StaticFile) =>
+    f.held && Object.fromEntries(Object.entries(f.held).map(([k, v]) => [k, v && { ...v, bytes: hash(v.bytes) }]));
   return Object.fromEntries(
     await Promise.all(
       [...map].map(async ([key, f]) => [
         key,
-        { ...f, body: await digest(f.body), br: await digest(f.br), gz: await digest(f.gz), raw: JSON.stringify(f.raw) },
+        {
+          ...f,
+          path: await digest(f.path),
+          copies: await Promise.all(f.encodings.map((e) => digest(f.path + (e === 'br' ? '.br' : '.gz')))),
+          held: held(f),
+        },
       ]),
     ),
   );

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteContent } from '#server/content/site-content.ts';
 import { buildRelease, releaseClientDir } from '#server/publish/releases.ts';
 import { expectedFiles } from '#server/content/routes.ts';
-import { inlineScriptHashes, inlineScripts } from '#server/web/security-headers.ts';
+import { inlineScriptHashes, inlineScripts } from '#server/security-headers.ts';
 import { scriptElements } from '../helpers/html-scripts';
 import { at, breakout, content } from './helpers/content-with-data';
 

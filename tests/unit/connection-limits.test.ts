@@ -2,7 +2,7 @@ import type http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
-import { defaultConnectionLimits, type ConnectionLimits } from '#server/web/connection-limits.ts';
+import { defaultConnectionLimits, type ConnectionLimits } from '#server/connection-limits.ts';
 
 const astro: AstroHandler = async (_req, res) => {
   res.end('ok');

@@ -14,6 +14,7 @@ const FLOORS: [pkg: string, floor: string, why: string, gone?: 'gone'][] = [
   ['@astrojs/node', '9.5.4', 'image endpoint SSRF, CVE-2026-27829', 'gone'],
   ['better-auth', '1.4.17', 'first release with the fixes for its published advisories'],
   ['nodemailer', '9.1.1', 'header injection and address parser fixes'],
+  ['send', '1.1.0', 'template injection in its redirect page, CVE-2024-43799'],
 ];
 
 const parse = (v: string) => v.split(/[.-]/).slice(0, 3).map(Number);

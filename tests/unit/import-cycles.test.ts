@@ -49,11 +49,11 @@ describe('[GATE][CYCLES] no import cycle in src/', () => {
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'cycles-'));
     copies.push(copy);
     fs.cpSync('src/server', path.join(copy, 'server'), { recursive: true });
-    const liveSite = path.join(copy, 'server', 'web', 'live-site.ts');
-    fs.writeFileSync(liveSite, `import '../publish/go-live';\n${fs.readFileSync(liveSite, 'utf8')}`);
+    const staticSite = path.join(copy, 'server', 'web', 'static-site.ts');
+    fs.writeFileSync(staticSite, `import '../publish/go-live';\n${fs.readFileSync(staticSite, 'utf8')}`);
     const { code, output } = await cycles(copy);
     expect(code).toBe(1);
     expect(output).toMatch(/Found \d+ circular dependenc/);
-    expect(output).toMatch(/web\/live-site\.ts > .*publish\/go-live\.ts|publish\/go-live\.ts > .*web\/live-site\.ts/);
+    expect(output).toMatch(/web\/static-site\.ts > .*publish\/go-live\.ts|publish\/go-live\.ts > .*web\/static-site\.ts/);
   }, 120_000);
 });

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { log } from '#server/log.ts';
 import { createAppServer, type AstroHandler } from '#server/web/app-server.ts';
-import { loadStaticSite, precompress, type StaticMap } from '#server/web/static-site.ts';
+import { loadStaticSite, precompress } from '#server/publish/release-files.ts';
+import type { StaticMap } from '#server/web/static-site.ts';
 
 /** The JSON lines written to stdout and stderr while `work` runs. */
 async function captured(work: () => Promise<unknown> | unknown): Promise<Record<string, unknown>[]> {

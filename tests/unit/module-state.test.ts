@@ -18,13 +18,6 @@ const ROOMS = ['src/server/publish', 'src/server/content', 'src/server/web'];
 const ALLOWED: Record<string, string> = {
   'src/server/content/site-content.ts:staticBuild':
     'the content of a static build (`npm run build:static`), read once for its pages; the server never reaches it',
-  'src/server/web/in-flight.ts:servers': 'the answers in flight of each HTTP server, keyed by the server they belong to',
-  // Static file serving is being replaced by a maintained middleware (its own branch): these go with it.
-  'src/server/web/static-site.ts:hot': 'the hot article bytes (static file serving, being replaced)',
-  'src/server/web/static-site.ts:hotBytes': 'the hot article bytes (static file serving, being replaced)',
-  'src/server/web/static-site.ts:builtHere': 'what a build knows of its release files (static file serving, being replaced)',
-  'src/server/web/static-site.ts:COMPRESSIBLE': 'a constant table (static file serving, being replaced)',
-  'src/server/web/static-site.ts:NEVER_CACHED': 'a constant table (static file serving, being replaced)',
   'src/server/web/app-server.ts:warnedPeers': 'the peers already warned about, at most five (the HTTP layer, being reworked)',
 };
 

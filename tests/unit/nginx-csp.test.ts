@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nginxCspMap, nginxRobotsMap } from '#server/publish/nginx-csp.ts';
-import { htmlCsp } from '#server/web/security-headers.ts';
+import { htmlCsp } from '#server/security-headers.ts';
 import type { StaticFile, StaticMap } from '#server/web/static-site.ts';
 
 const file = (csp?: string) => ({ csp }) as StaticFile;

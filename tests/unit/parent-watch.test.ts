@@ -6,7 +6,7 @@ describe('[START] the server stops with the npm process that started it', () => 
     // The child follows its parent, then prints its PID (so sh is not killed before the child has
     // read which process its parent is), says when it stops, and would otherwise run for a minute.
     const script = `
-      import { stopWithParent } from './src/server/web/parent-watch.ts';
+      import { stopWithParent } from './src/server/parent-watch.ts';
       stopWithParent((reason) => { console.log('stopping: ' + reason); process.exit(0); }, 100);
       console.log('pid ' + process.pid);
       setTimeout(() => {}, 60_000);`;

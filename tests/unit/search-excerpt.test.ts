@@ -39,7 +39,7 @@ describe('[SITE][SEARCH] the passage a result shows', () => {
 });
 
 describe('[SITE][SEARCH] the same words are answered from memory until what visitors see changes', () => {
-  /** The serving engine's content generation (web/live-site.ts). */
+  /** The serving engine's content generation (publish/live-site.ts). */
   let generation = 0;
   const live = { generation: () => generation };
   const contentChanged = () => void generation++;

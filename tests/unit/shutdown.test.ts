@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trackInFlight } from '#server/web/in-flight.ts';
-import { drainAndClose } from '#server/web/shutdown.ts';
+import { trackInFlight } from '#server/in-flight.ts';
+import { drainAndClose } from '#server/shutdown.ts';
 
 /** A server (tracked as the app server is) whose requests answer after `ms`; records the order of events. */
 async function slowServer(ms: number, events: string[]) {

@@ -1,24 +1,17 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import islandScript from 'astro/runtime/server/astro-island.prebuilt.js';
 import { HEADER_SCRIPT } from '#shared/inline-scripts.ts';
 import { inlineJson } from '#shared/inline-json.ts';
-import { htmlCsp, inlineScriptHashes } from '#server/web/security-headers.ts';
-import {
-  bytesOf,
-  DiskBody,
-  etagFor,
-  hotBytesOf,
-  loadStaticSite,
-  lookup,
-  noneMatch,
-  pickEncoding,
-  precompress,
-  robotsOf,
-} from '#server/web/static-site.ts';
+import { htmlCsp, inlineScriptHashes } from '#server/security-headers.ts';
+import { loadStaticSite, precompress, robotsOf } from '#server/publish/release-files.ts';
+import { createAppServer } from '#server/web/app-server.ts';
+import { lookup } from '#server/web/static-site.ts';
 
 describe('static site', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-'));
@@ -32,26 +25,27 @@ describe('static site', () => {
   fs.writeFileSync(path.join(dir, 'admin.html'), page);
   fs.writeFileSync(path.join(dir, 'auth.html'), page);
 
-  it('precompresses and loads files with brotli and gzip variants', async () => {
+  it('precompresses, and describes each file with its compressed copies, type, cache rules and CSP', async () => {
     await precompress(dir);
     const map = await loadStaticSite(dir);
     const home = lookup(map, '/')!;
-    expect(home.body).toBeInstanceOf(Buffer);
-    expect(zlib.brotliDecompressSync(home.br as Buffer).toString()).toBe(page);
-    expect(zlib.gunzipSync(home.gz as Buffer).toString()).toBe(page);
-    // An article's page is served from disk: only its headers are in memory.
+    expect(home.path).toBe(path.join(dir, 'index.html'));
+    expect(home.encodings).toEqual(['br', 'gzip']);
+    expect(home.type).toBe('text/html; charset=utf-8');
+    expect(zlib.brotliDecompressSync(fs.readFileSync(`${home.path}.br`)).toString()).toBe(page);
+    expect(zlib.gunzipSync(fs.readFileSync(`${home.path}.gz`)).toString()).toBe(page);
+    // A fixed page is held in memory with its copies, each with its own entity tag.
+    expect(zlib.brotliDecompressSync(home.held!.br!.bytes).toString()).toBe(page);
+    expect(new Set([home.held!.identity!.etag, home.held!.br!.etag, home.held!.gzip!.etag]).size).toBe(3);
+    // An article's page is served from disk: only its description is in memory.
     const article = lookup(map, '/insights/a-post')!;
-    expect(article.body).toBeInstanceOf(DiskBody);
-    expect(article.etag).toBe(home.etag);
+    expect(article.path).toBe(path.join(dir, 'insights', 'a-post.html'));
+    expect(article.held).toBeUndefined();
     expect(article.csp).toBe(home.csp);
-    expect((await bytesOf(article.body)).toString()).toBe(page);
-    expect(zlib.brotliDecompressSync(await bytesOf(article.br!)).toString()).toBe(page);
-    expect(zlib.gunzipSync(await bytesOf(article.gz!)).toString()).toBe(page);
-    // Read once, then answered from the hot bodies.
-    expect(await bytesOf(article.body)).toBe(await bytesOf(article.body));
-    expect(hotBytesOf(article.body as DiskBody)).toBeDefined();
     expect(home.cacheControl).toContain('must-revalidate');
-    expect(lookup(map, '/_astro/app.abc.js')!.cacheControl).toContain('immutable');
+    const script = lookup(map, '/_astro/app.abc.js')!;
+    expect(script.cacheControl).toContain('immutable');
+    expect(script.type).toBe('text/javascript; charset=utf-8');
   });
 
   it("sends a page's own robots directives as X-Robots-Tag (noindex until the site is launched), only from its head", async () => {
@@ -62,42 +56,19 @@ describe('static site', () => {
       '<html><head></head><body><p>&lt;meta name="robots" content="noindex"&gt;</p><meta name="robots" content="noindex"></body></html>',
     );
     const map = await loadStaticSite(hidden);
-    const header = (file: ReturnType<typeof lookup>) => {
-      const raw = file!.raw.identity![0];
-      const at = raw.indexOf('x-robots-tag');
-      return at < 0 ? undefined : raw[at + 1];
-    };
+    const server = createAppServer({ astro: async (_req, _res, next) => next?.(), site: () => map });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const header = async (target: string) =>
+      (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${target}`)).headers.get('x-robots-tag');
     expect(lookup(map, '/')!.robots).toBe('noindex');
-    expect(header(lookup(map, '/'))).toBe('noindex');
+    expect(await header('/')).toBe('noindex');
     // A tag outside the head (an article's text showing one) asks nothing.
     expect(lookup(map, '/about')!.robots).toBeUndefined();
-    expect(header(lookup(map, '/about'))).toBeUndefined();
+    expect(await header('/about')).toBeNull();
+    server.close();
     expect(robotsOf('<head><meta name="robots" content="noindex, nofollow"></head>')).toBe('noindex, nofollow');
     expect(robotsOf('<p>no head</p>')).toBeUndefined();
     fs.rmSync(hidden, { recursive: true, force: true });
-  });
-
-  it('keeps at most 16 MB of the bodies it read from disk, the least recently served going first', async () => {
-    const big = fs.mkdtempSync(path.join(os.tmpdir(), 'hot-'));
-    const bodies = Array.from({ length: 18 }, (_, i) => {
-      const file = path.join(big, `${i}.html`);
-      fs.writeFileSync(file, Buffer.alloc(1024 * 1024, i));
-      return new DiskBody(file, 1024 * 1024);
-    });
-    try {
-      await bytesOf(bodies[0]!);
-      for (const body of bodies.slice(1, 15)) await bytesOf(body);
-      // The first one served again: now the most recent.
-      expect(hotBytesOf(bodies[0]!)).toBeDefined();
-      for (const body of bodies.slice(15)) await bytesOf(body);
-      expect(hotBytesOf(bodies[0]!)).toBeDefined();
-      expect(hotBytesOf(bodies[1]!)).toBeUndefined();
-      expect(hotBytesOf(bodies[17]!)).toBeDefined();
-      const held = bodies.filter((b) => hotBytesOf(b) !== undefined).length;
-      expect(held).toBeLessThanOrEqual(16);
-    } finally {
-      fs.rmSync(big, { recursive: true, force: true });
-    }
   });
 
   it('[SECURITY]: the sign-in page and the back office are never cached; pages allow no <base>', async () => {
@@ -114,7 +85,6 @@ describe('static site', () => {
     const map = await loadStaticSite(dir);
     for (const url of ['/capability-statement.pdf', '/sitemap.xml', '/rss.xml', '/robots.txt']) {
       expect(lookup(map, url)!.cacheControl, url).toBe('public, max-age=0, must-revalidate');
-      expect(lookup(map, url)!.etag, url).toMatch(/^"/);
     }
     expect(lookup(map, '/favicon.ico')!.cacheControl).toBe('public, max-age=3600');
   });
@@ -150,25 +120,85 @@ describe('inline JSON', () => {
   });
 });
 
-describe('[HTTP] content negotiation and validators', () => {
-  const both = { br: Buffer.from('b'), gz: Buffer.from('g') };
+describe('[HTTP] content negotiation and validators, through the server', () => {
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'negotiation-'));
+  fs.writeFileSync(path.join(site, 'about.html'), `<p>${'about us '.repeat(100)}</p>`);
+  fs.mkdirSync(path.join(site, 'insights'));
+  fs.writeFileSync(path.join(site, 'insights', 'a-post.html'), `<p>${'about us '.repeat(100)}</p>`);
+  let server: ReturnType<typeof createAppServer>;
+  let base = '';
+  /** A GET with exactly these headers (fetch would add its own Accept-Encoding), the body decoded. */
+  const get = (headers: Record<string, string>, target = '/about') =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+      http
+        .get(`${base}${target}`, { headers, agent: false }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const raw = Buffer.concat(chunks);
+            const coding = res.headers['content-encoding'];
+            const text = (coding === 'br' ? zlib.brotliDecompressSync(raw) : coding === 'gzip' ? zlib.gunzipSync(raw) : raw).toString();
+            resolve({ status: res.statusCode!, headers: res.headers, text });
+          });
+        })
+        .on('error', reject);
+    });
+  beforeAll(async () => {
+    await precompress(site);
+    const map = await loadStaticSite(site);
+    server = createAppServer({ astro: async (_req, _res, next) => next?.(), site: () => map });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.close();
+    fs.rmSync(site, { recursive: true, force: true });
+  });
+
+  // The client's weights decide; between equals, brotli (the smaller) first.
   it.each([
     ['gzip, deflate, br', 'br'],
     ['br;q=0, gzip', 'gzip'],
     ['br;q=0, gzip;q=0', 'identity'],
-    ['gzip;q=0.5, br;q=0.1', 'br'],
+    ['gzip;q=0.5, br;q=0.1', 'gzip'],
+    ['gzip;q=0.5, br;q=0.5', 'br'],
     ['*', 'br'],
     ['*;q=0, gzip', 'gzip'],
     ['identity', 'identity'],
     ['', 'identity'],
-  ])('Accept-Encoding %j gives %s', (accept, encoding) => expect(pickEncoding(accept, both)).toBe(encoding));
+  ])('Accept-Encoding %j gives %s', async (accept, encoding) => {
+    const res = await get({ 'accept-encoding': accept });
+    expect(res.headers['content-encoding'] ?? 'identity').toBe(encoding);
+    expect(res.headers.vary).toBe('Accept-Encoding');
+    expect(res.text).toBe(`<p>${'about us '.repeat(100)}</p>`);
+  });
 
-  it('each encoding has its own ETag; If-None-Match takes lists, W/ and *', () => {
-    const file = { etag: '"abc"' };
-    expect(new Set([etagFor(file, 'identity'), etagFor(file, 'br'), etagFor(file, 'gzip')]).size).toBe(3);
-    expect(noneMatch('"x", W/"abc-br"', etagFor(file, 'br'))).toBe(true);
-    expect(noneMatch('"abc-br"', etagFor(file, 'gzip'))).toBe(false);
-    expect(noneMatch('*', etagFor(file, 'identity'))).toBe(true);
-    expect(noneMatch(undefined, etagFor(file, 'identity'))).toBe(false);
+  it.each(['/about', '/insights/a-post'])('%s: each encoding has its own ETag; If-None-Match takes lists, W/ and *', async (target) => {
+    const tags = await Promise.all(
+      ['br', 'gzip', 'identity'].map(async (e) => (await get({ 'accept-encoding': e }, target)).headers.etag!),
+    );
+    expect(new Set(tags).size).toBe(3);
+    const [br, gzip, identity] = tags as [string, string, string];
+    const status = async (headers: Record<string, string>) => (await get(headers, target)).status;
+    expect(await status({ 'accept-encoding': 'br', 'if-none-match': `"x", ${br}` })).toBe(304);
+    expect(await status({ 'accept-encoding': 'br', 'if-none-match': br.replace(/^W\//, '') })).toBe(304);
+    expect(await status({ 'accept-encoding': 'gzip', 'if-none-match': br })).toBe(200);
+    expect(await status({ 'accept-encoding': 'gzip', 'if-none-match': gzip })).toBe(304);
+    expect(await status({ 'if-none-match': '*' })).toBe(304);
+    expect(await status({ 'accept-encoding': 'identity', 'if-none-match': identity })).toBe(304);
+    expect(await status({})).toBe(200);
+  });
+
+  it('answers a range of a file from disk, and the whole file to a range that is no longer current; a page held in memory whole', async () => {
+    const part = await get({ 'accept-encoding': 'identity', range: 'bytes=3-10' }, '/insights/a-post');
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toMatch(/^bytes 3-10\/\d+$/);
+    expect(part.text).toBe('about us');
+    const stale = await get({ 'accept-encoding': 'identity', range: 'bytes=3-10', 'if-range': 'W/"old"' }, '/insights/a-post');
+    expect(stale.status).toBe(200);
+    expect((await get({ 'accept-encoding': 'identity', range: 'bytes=99999-' }, '/insights/a-post')).status).toBe(416);
+    const held = await get({ 'accept-encoding': 'identity', range: 'bytes=3-10' });
+    expect(held.status).toBe(200);
+    expect(held.text).toBe(`<p>${'about us '.repeat(100)}</p>`);
   });
 });

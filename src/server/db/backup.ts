@@ -16,7 +16,7 @@ import type { Db, DbHandle } from './types';
  *   uploads/           DATA_DIR/uploads, when files are stored on local disk
  *   auth-secret        the generated AUTH_SECRET, when there is one (it encrypts 2FA secrets)
  * The embedded database belongs to the server process alone (decision 003), so a running server
- * makes the dump and the restore itself (web/control-channel.ts); the archive is put together
+ * makes the dump and the restore itself (control-channel.ts); the archive is put together
  * by the command line, which reads only plain files.
  */
 

@@ -4,7 +4,7 @@ import { deepFreeze } from '../content/frozen';
 import { snapshotContent, type SiteContent } from '../content/site-content';
 import type { Db, DbHandle } from '../db/client';
 import { log } from '../log';
-import type { ReleaseInfo } from '../web/live-site';
+import type { ReleaseInfo } from './live-site';
 import {
   heartbeat,
   leave,

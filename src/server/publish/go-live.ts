@@ -3,8 +3,9 @@ import type { Db } from '../db/client';
 import { currentSiteUrl } from '../env';
 import { log } from '../log';
 import { writeNginxCspMap } from './nginx-csp';
-import type { ReleaseInfo } from '../web/live-site';
-import { compressMissing, loadStaticSite, type StaticMap } from '../web/static-site';
+import type { ReleaseInfo } from './live-site';
+import type { StaticMap } from '../web/static-site';
+import { compressMissing, loadStaticSite, type ReleaseFiles } from './release-files';
 import {
   activateRelease,
   buildRelease,
@@ -18,12 +19,12 @@ import {
 import type { ReleaseStore } from './release-store';
 
 /*
- * The end of the pipeline: a finished release is read into memory, given its nginx CSP map, made
- * the current one on disk, then handed to the engine's live site (release-store.ts, web/live-site.ts),
+ * The end of the pipeline: a finished release is described for serving, given its nginx CSP map, made
+ * the current one on disk, then handed to the engine's live site (release-store.ts, live-site.ts),
  * which the HTTP layer serves.
  */
 
-/** Reads a release into memory, then makes it the live one: the disk link first, then the map. */
+/** Describes a release's files, then makes it the live one: the disk link first, then the map. */
 export async function goLive(store: ReleaseStore, info: ReleaseInfo): Promise<void> {
   await stopCompressing(store);
   const files = await loadRelease(store, info);
@@ -65,10 +66,11 @@ export async function compressionSettled(store: ReleaseStore): Promise<void> {
   await store.compressing?.done;
 }
 
-/** A release's files in memory, sharing the served copy of every file the live release has too. */
-function loadRelease(store: ReleaseStore, info: ReleaseInfo): Promise<StaticMap> {
+/** A release's files described for serving, sharing the served description of every file the live release has too. */
+function loadRelease(store: ReleaseStore, info: ReleaseInfo, known?: ReleaseFiles): Promise<StaticMap> {
   const served = store.live.release();
-  return loadStaticSite(releaseClientDir(info.id), served ? { dir: releaseClientDir(served.id), files: store.live.site() } : undefined);
+  const previous = served ? { dir: releaseClientDir(served.id), files: store.live.site() } : undefined;
+  return loadStaticSite(releaseClientDir(info.id), previous, known);
 }
 
 /** The release on disk: its nginx CSP map, then `current` pointing at it. */
@@ -79,7 +81,7 @@ async function activate(info: ReleaseInfo, files: StaticMap): Promise<void> {
 
 /**
  * Builds, checks and swaps in a release of `content`; on any failure the live release stays. The
- * release is served from memory as soon as its new pages are ready, then completed on disk (the
+ * release is served as soon as its new pages are ready, then completed on disk (the
  * pages it keeps linked, `current` moved); should that fail, the previous release is served again.
  */
 export async function publishContent(store: ReleaseStore, content: SiteContent, opts: BuildOptions = {}): Promise<ReleaseInfo> {
@@ -92,9 +94,9 @@ export async function publishContent(store: ReleaseStore, content: SiteContent, 
       previous: before.info,
       memo: store,
       ...opts,
-      onReady: async (ready) => {
+      onReady: async (ready, known) => {
         const loading = Date.now();
-        files = await loadRelease(store, ready);
+        files = await loadRelease(store, ready, known);
         store.live.serve(ready, files);
         loadMs = Date.now() - loading;
       },

@@ -1,7 +1,7 @@
 import { describeChange, type ContentChange } from '../content/changes';
 import type { SnapshotMemo } from '../content/site-content';
 import { log } from '../log';
-import { LiveSite } from '../web/live-site';
+import { LiveSite } from './live-site';
 import type { BuildMemo, BuildMemoSlot } from './render';
 
 /*
@@ -18,7 +18,7 @@ export interface Compressing {
 }
 
 export class ReleaseStore implements BuildMemoSlot {
-  /** The live release, its files in memory, and the content generation: what visitors get. */
+  /** The live release, its files' descriptions, and the content generation: what visitors get. */
   readonly live = new LiveSite();
   /** The reads of the last release this engine built, and the snapshot it rendered (render.ts). */
   built: BuildMemo | undefined;

@@ -7,8 +7,8 @@ import type { SiteContent } from '../content/site-content';
 import { currentSiteUrl } from '../env';
 import { log } from '../log';
 import { projectRoot } from '../paths';
-import type { ReleaseInfo } from '../web/live-site';
-import { PAGE_BROTLI_QUALITY, precompress, rememberReleaseFiles, type WrittenFile } from '../web/static-site';
+import type { ReleaseInfo } from './live-site';
+import { PAGE_BROTLI_QUALITY, precompress, type ReleaseFiles, type WrittenFile } from './release-files';
 import { renderBuilder, type Builder, type BuildMemoSlot } from './render';
 
 export interface BuildOptions {
@@ -20,10 +20,11 @@ export interface BuildOptions {
   previous?: ReleaseInfo | null;
   /**
    * Called once the release's new pages are rendered, written and checked, before the pages it
-   * keeps from `previous` are linked on disk (the live process serves those from memory already):
-   * publishing serves the release from here. A failure of what follows fails the build.
+   * keeps from `previous` are linked on disk (the live process serves those from the live release meanwhile):
+   * publishing serves the release from here, with what the build knows of its files (`known`).
+   * A failure of what follows fails the build.
    */
-  onReady?: (info: ReleaseInfo) => Promise<void>;
+  onReady?: (info: ReleaseInfo, known?: ReleaseFiles) => Promise<void>;
   /** What the builder remembers of the last release it built: the engine's (release-store.ts). */
   memo?: BuildMemoSlot;
 }
@@ -141,9 +142,8 @@ export async function buildRelease(content: SiteContent, opts: BuildOptions = {}
       astroMs,
       pages,
     };
-    if (built)
-      rememberReleaseFiles(client, { files: built.files, kept, keptFrom: previousDir && path.join(previousDir, 'client'), written });
-    await opts.onReady?.(info);
+    const known = built ? { files: built.files, kept, keptFrom: previousDir && path.join(previousDir, 'client'), written } : undefined;
+    await opts.onReady?.(info, known);
     const again = (await built?.finish?.()) ?? [];
     if (again.length) await precompress(client, undefined, PAGE_BROTLI_QUALITY, again);
     await fs.writeFile(path.join(dir, 'release.json'), JSON.stringify(info, null, 2));

@@ -9,7 +9,7 @@ import { projectRoot } from '../paths';
 import { pageFile, releasePaths } from '../content/routes';
 import { readsShared, readValue, recordReads, type Read } from '../content/reads';
 import { log } from '../log';
-import { writePage, type WrittenFile } from '../web/static-site';
+import { writePage, type WrittenFile } from './release-files';
 
 /*
  * Render on publish: the server bundle (dist/server) already holds Astro's renderer and every
@@ -90,14 +90,15 @@ interface BuiltFiles {
   /**
    * The files that are (once `finish` has run) hard links of the files of `previousDir`'s
    * `client/` of the same name, with their compressed copies where that release had them: pages
-   * the previous release checked and compressed, and the live process may already hold in memory.
+   * the previous release checked and compressed, and the live process may already describe.
    */
   kept: Set<string>;
-  /** The pages it rendered (static-site.ts `writePage`; their compressed copies are made once the release is live). */
+  /** The pages it rendered (release-files.ts `writePage`; their compressed copies are made once the release is live). */
   written: Map<string, WrittenFile>;
   /**
    * Completes the release on disk: links the kept pages (thousands of links take a third of a
-   * second at 3,000 articles, so a publish serves the release from memory first) and records its
+   * second at 3,000 articles, so a publish serves the release first, those pages from the live
+   * release's directory) and records its
    * reads. Answers the pages it had to write again, whose compressed copies are still to be made.
    */
   finish?: () => Promise<string[]>;

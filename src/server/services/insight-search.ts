@@ -63,7 +63,7 @@ export async function preparePlainText(tx: Tx, row: Insight): Promise<void> {
 /** How many different searches are remembered at a time. */
 const REMEMBERED_SEARCHES = 500;
 type SearchAnswer = { total: number; results: FoundInsight[] };
-/** What visitors see, as the serving engine counts its changes (web/live-site.ts `LiveSite`). */
+/** What visitors see, as the serving engine counts its changes (publish/live-site.ts `LiveSite`). */
 interface Generations {
   generation(): number;
 }

@@ -4,28 +4,15 @@ import type net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { HttpError, inDatabaseOutage } from '../http';
 import { log } from '../log';
-import { trackInFlight } from './in-flight';
-import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits';
+import { trackInFlight } from '../in-flight';
+import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from '../connection-limits';
 import { answerDocumentUpload, documentUploadToken } from './document-upload';
-import type { EngineLocals } from './live-site';
 import { isPublicRead, type PublicApiCache } from './public-api-cache';
-import { API_CSP, baseSecurityHeaders, htmlCsp } from './security-headers';
+import { sendJson, setAll, single } from './respond';
+import { API_CSP, baseSecurityHeaders, htmlCsp } from '../security-headers';
 import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
 import { fromTrustedProxy, proxyRanges, type ProxyRange } from '../trusted-proxies';
-import {
-  bytesOf,
-  DiskBody,
-  etagFor,
-  hotBytesOf,
-  lookup,
-  noneMatch,
-  notModifiedHeaders,
-  pickEncoding,
-  type Body,
-  type Encoding,
-  type StaticFile,
-  type StaticMap,
-} from './static-site';
+import { lookup, sendStatic, type HeldAnswer, type StaticFile, type StaticMap } from './static-site';
 
 export type AstroHandler = (
   req: http.IncomingMessage,
@@ -50,8 +37,8 @@ export interface AppServerOptions {
    * every other request always gets one JSON line.
    */
   accessLog?: boolean;
-  /** What every route gets of the engine (its publish request, its live site) in `Astro.locals` (live-site.ts). */
-  engine?: EngineLocals;
+  /** What every route gets of the engine (its publish request, its live site) in `Astro.locals` (publish/live-site.ts `EngineLocals`). */
+  engine?: object;
   /** Visitors' reads of the public endpoints answered from memory (public-api-cache.ts); absent: all through Astro. */
   publicApi?: PublicApiCache;
   /** Open-connection caps (connection-limits.ts); by default from the open-file limit. */
@@ -65,28 +52,6 @@ export interface AppServerOptions {
     /** May veto a key (a document that is not active); false answers 404. */
     guard?: UploadGuard;
   };
-}
-
-function bodyFor(file: StaticFile, encoding: Encoding): Body {
-  return encoding === 'br' ? file.br! : encoding === 'gzip' ? file.gz! : file.body;
-}
-
-/**
- * Answers with a body served from disk (static-site.ts `servedFromDisk`) once it is read, with
- * `head` written just before it; a file that cannot be read (a release removed by hand) is a 500.
- */
-function sendFromDisk(req: http.IncomingMessage, res: http.ServerResponse, body: DiskBody, head: () => void): void {
-  bytesOf(body).then(
-    (bytes) => {
-      head();
-      res.end(bytes);
-    },
-    (err) => {
-      log.error('release file unreadable', { id: req.headers['x-request-id'], path: body.path, err });
-      if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
-      else res.destroy();
-    },
-  );
 }
 
 /** A proxy's request id is kept when it is a plain token (it ties our line to the proxy's). */
@@ -103,13 +68,12 @@ function trackRequest(req: http.IncomingMessage, res: http.ServerResponse, pathn
   req.headers['x-request-id'] = id;
   res.setHeader('x-request-id', id);
   const started = performance.now();
-  const done = () => {
+  res.once('finish', () => {
     const fields = { id, method: req.method, path: pathname, status: res.statusCode, ms: Math.round(performance.now() - started) };
     // In a database outage its two lines say it all (http.ts); each refused request is an info line.
     if (res.statusCode >= 500 && !(res.statusCode === 503 && inDatabaseOutage())) log.warn('request', fields);
     else log.info('request', fields);
-  };
-  res.once('finish', done);
+  });
 }
 
 /** `/404`, `/insights/404.html`…: not-found pages are served only as answers, with status 404. */
@@ -129,59 +93,7 @@ function staticFileFor(map: StaticMap, pathname: string): StaticFile | undefined
 }
 
 /** A `.` or `..` segment, plain or percent-encoded: browsers resolve them, only raw clients send them. */
-function hasDotSegment(pathname: string): boolean {
-  return /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i.test(pathname);
-}
-
-/** A header's value as a string: node:http joins repeats of these headers, only set-cookie is a list. */
-function single(value: string | string[] | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** A GET or HEAD of a static file: one `writeHead` with headers computed at load, or 304 when the client's copy is current. */
-function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, secure: boolean): void {
-  const encoding = pickEncoding(single(req.headers['accept-encoding']), file);
-  const ifNoneMatch = single(req.headers['if-none-match']);
-  if (ifNoneMatch !== undefined && noneMatch(ifNoneMatch, etagFor(file, encoding))) {
-    res.writeHead(304, notModifiedHeaders(file, encoding));
-    res.end();
-    return;
-  }
-  const headers = file.raw[encoding]![secure ? 1 : 0];
-  const body = bodyFor(file, encoding);
-  const bytes = body instanceof DiskBody ? hotBytesOf(body) : body;
-  if (!bytes && req.method !== 'HEAD') return sendFromDisk(req, res, body as DiskBody, () => res.writeHead(200, headers));
-  res.writeHead(200, headers);
-  if (req.method === 'HEAD') res.end();
-  else res.end(bytes);
-}
-
-/** A not-found page: the 404 status, never cached. */
-function sendNotFoundPage(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile): void {
-  const encoding = pickEncoding(single(req.headers['accept-encoding']), file);
-  const body = bodyFor(file, encoding);
-  res.setHeader('content-type', file.type);
-  res.setHeader('cache-control', 'no-store');
-  res.setHeader('vary', 'Accept-Encoding');
-  if (file.csp) res.setHeader('content-security-policy', file.csp);
-  if (file.robots) res.setHeader('x-robots-tag', file.robots);
-  if (encoding !== 'identity') res.setHeader('content-encoding', encoding);
-  res.setHeader('content-length', body.length);
-  res.statusCode = 404;
-  if (req.method === 'HEAD') return void res.end();
-  // The not-found pages are held in memory; one served from disk would be read like any other.
-  if (body instanceof DiskBody) return sendFromDisk(req, res, body, () => {});
-  res.end(body);
-}
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.setHeader('cache-control', 'no-store');
-  res.setHeader('content-length', Buffer.byteLength(text));
-  res.end(text);
-}
+const hasDotSegment = (pathname: string) => /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i.test(pathname);
 
 /**
  * Bodies are capped while they stream in: 1 MB for JSON calls, more only where files arrive. A
@@ -269,9 +181,7 @@ async function* limitedBody(req: http.IncomingMessage, limit: { bytes: number; m
   }
 }
 
-function isApiPath(pathname: string): boolean {
-  return /^\/+api(\/|$)/i.test(pathname);
-}
+const isApiPath = (pathname: string) => /^\/+api(\/|$)/i.test(pathname);
 
 /** One request as the routes see it. */
 interface Exchange {
@@ -281,8 +191,10 @@ interface Exchange {
   pathname: string;
   /** Came over https through the trusted proxy (HSTS). */
   secure: boolean;
-  /** The release's file for the path, or a kept public API answer. */
+  /** The release's file for the path. */
   file: StaticFile | undefined;
+  /** The kept answer to a public read (public-api-cache.ts), when there is one. */
+  kept: HeldAnswer | undefined;
   /** A visitor's read of a public endpoint that may be answered from memory (public-api-cache.ts). */
   publicRead: boolean;
 }
@@ -296,7 +208,7 @@ interface Route {
   matches: (x: Exchange) => boolean;
   answer: (x: Exchange, next: () => void) => void;
   /**
-   * Answered by the app rather than from memory: the security headers and the CSP a dynamic
+   * Answered by the app rather than from a file or a kept answer: the security headers and the CSP a dynamic
    * answer carries are set first (a page's CSP when it is not an API path nor a file of the release).
    */
   dynamic?: true;
@@ -329,12 +241,12 @@ function trustForwarding(req: http.IncomingMessage, proxies: readonly ProxyRange
 /** The routes of the server, in order; the last one (Astro) matches everything. */
 function routes(opts: AppServerOptions): Route[] {
   /** The not-found answer: JSON for the API, else the section's not-found page (e.g. /insights/404.html) or the site's. */
-  const notFound = ({ req, res, pathname }: Exchange) => {
+  const notFound = ({ req, res, pathname, secure }: Exchange) => {
     if (res.headersSent) return res.end();
     if (isApiPath(pathname)) return sendJson(res, 404, { message: 'Not found' });
     const section = pathname.split('/')[1];
     const page = (section && opts.site().get(`/${section}/404.html`)) || opts.site().get('/404.html');
-    if (page) return sendNotFoundPage(req, res, page);
+    if (page) return sendStatic(req, res, page, secure, 404);
     res.statusCode = 404;
     res.end('Not found');
   };
@@ -352,14 +264,15 @@ function routes(opts: AppServerOptions): Route[] {
       },
     },
     {
-      name: 'a file of the release, or a kept public answer',
+      name: 'a file of the release',
       matches: ({ req, file }) => file !== undefined && isRead(req.method),
       answer: ({ req, res, file, secure }) => sendStatic(req, res, file!, secure),
     },
     {
-      name: 'a public read not kept yet',
+      name: 'a public read: its kept answer, or one made and kept now',
       matches: ({ publicRead }) => publicRead,
       answer: (x, next) => {
+        if (x.kept) return sendStatic(x.req, x.res, x.kept, x.secure);
         // Made once per content change; if it cannot be kept (or making it failed), Astro answers.
         opts.publicApi!.fill(x.pathname).then(
           (made) => (made ? sendStatic(x.req, x.res, made, x.secure) : next()),
@@ -392,7 +305,7 @@ function routes(opts: AppServerOptions): Route[] {
       matches: ({ pathname }) => documentUploadToken(pathname) !== undefined,
       answer: ({ req, res, pathname, secure }) => {
         void answerDocumentUpload(req, documentUploadToken(pathname)!, secure).then(({ status, body, headers }) => {
-          for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
+          setAll(res, headers ?? {});
           sendJson(res, status, body);
         });
       },
@@ -447,9 +360,9 @@ function oneHost(raw: readonly string[]): boolean {
 }
 
 /**
- * The HTTP server: prerendered pages straight from memory (precompressed, ETag, immutable
- * assets), everything else through Astro, unknown pages the 404 page with status 404. Each
- * request goes to the first of `routes` that matches it.
+ * The HTTP server: the release's files (static-site.ts: precompressed copies, ETags; from memory
+ * or through `send`), visitors' public reads from memory, everything else through Astro, unknown
+ * pages the 404 page with status 404. Each request goes to the first of `routes` that matches it.
  */
 export function createAppServer(opts: AppServerOptions): http.Server {
   const table = routes(opts);
@@ -459,8 +372,8 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     const at = table.findIndex((route, i) => i >= from && route.matches(x));
     const route = table[at]!;
     if (route.dynamic) {
-      for (const [k, v] of Object.entries(baseSecurityHeaders(x.secure))) x.res.setHeader(k, v);
-      x.res.setHeader('content-security-policy', x.file || isApiPath(x.pathname) ? API_CSP : htmlCsp([]));
+      const csp = x.file || isApiPath(x.pathname) ? API_CSP : htmlCsp([]);
+      setAll(x.res, { ...baseSecurityHeaders(x.secure), 'content-security-policy': csp });
     }
     route.answer(x, () => dispatch(x, at + 1));
   }
@@ -471,18 +384,18 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     // Only origin-form targets name a page or an endpoint: not `*` (OPTIONS *), not an absolute
     // URL, not a fragment (browsers never send one). `//x` is a path no page has.
     if (!target.startsWith('/') || target.includes('#') || !oneHost(req.rawHeaders)) {
-      for (const [k, v] of Object.entries(baseSecurityHeaders(false))) res.setHeader(k, v);
-      res.setHeader('content-security-policy', API_CSP);
+      setAll(res, { ...baseSecurityHeaders(false), 'content-security-policy': API_CSP });
       return sendJson(res, 400, { message: 'Bad request' });
     }
     const pathname = pathOf(target);
     const trusted = trustForwarding(req, proxies);
     const secure = trusted && single(req.headers['x-forwarded-proto']) === 'https';
     const publicRead = opts.publicApi !== undefined && isPublicRead(req.method, pathname, single(req.headers.cookie));
-    const file = staticFileFor(opts.site(), pathname) ?? (publicRead ? opts.publicApi!.get(pathname) : undefined);
+    const file = staticFileFor(opts.site(), pathname);
+    const kept = publicRead && !file ? opts.publicApi!.get(pathname) : undefined;
     // Plain static reads are logged only with the access log on.
-    if (!(file !== undefined && isRead(req.method)) || opts.accessLog) trackRequest(req, res, pathname, trusted);
-    dispatch({ req, res, pathname, secure, file, publicRead }, 0);
+    if (!((file !== undefined || kept !== undefined) && isRead(req.method)) || opts.accessLog) trackRequest(req, res, pathname, trusted);
+    dispatch({ req, res, pathname, secure, file, kept, publicRead }, 0);
   });
 
   trackInFlight(server);

@@ -4,7 +4,7 @@ import { requireAdmin } from '../auth/guard';
 import { getDb } from '../db/client';
 import { HttpError, errorResponse } from '../http';
 import { DOCUMENT_UPLOAD_PATH, receiveDocumentUpload } from '../services/documents';
-import { crossSiteRefusal, isCrossSite } from './csrf';
+import { crossSiteRefusal, isCrossSite } from '../auth/csrf';
 
 /*
  * PUT {uploadURL} (SPEC 7), served here in the HTTP layer rather than by an Astro endpoint: Astro

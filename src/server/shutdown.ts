@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import net from 'node:net';
-import { log } from '../log';
+import { log } from './log';
 import { closeAfterAnswers } from './in-flight';
 
 /**

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { dumpEmbedded, restoreEmbedded } from '../db/backup';
-import { getDbHandle } from '../db/client';
-import { log } from '../log';
-import type { RequestPublish } from '../content/changes';
+import { dumpEmbedded, restoreEmbedded } from './db/backup';
+import { getDbHandle } from './db/client';
+import { log } from './log';
+import type { RequestPublish } from './content/changes';
 
 /*
  * The operators' channel to a running server that owns the embedded database: `npm run db:backup`

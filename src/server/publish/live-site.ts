@@ -1,9 +1,9 @@
 import type { RequestPublish } from '../content/changes';
-import type { StaticFile, StaticMap } from './static-site';
+import type { StaticFile, StaticMap } from '../web/static-site';
 
 /*
- * The live release, held in memory. The publisher (publish/go-live.ts) hands over a finished
- * release: its description and its files, already read. A swap replaces the map reference in one
+ * The live release. The publisher (publish/go-live.ts) hands over a finished release: its
+ * description and its files, described for serving (publish/release-files.ts). A swap replaces the map reference in one
  * assignment, so each request sees either the old release or the new one, never a mix and never a
  * missing page. Hashed assets of earlier releases stay for a grace period for pages already open
  * in browsers. This module knows nothing of how releases are made, and holds

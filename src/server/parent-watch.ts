@@ -6,7 +6,7 @@
  * a container, or under init), there is no parent to follow.
  */
 import fs from 'node:fs';
-import { isAlive } from '../db/lock';
+import { isAlive } from './db/lock';
 
 /** The current parent PID (node's `process.ppid` is read once at start and never changes). */
 function currentParent(): number | undefined {
