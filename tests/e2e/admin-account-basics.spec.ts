@@ -34,42 +34,47 @@ async function emailedResetLink(to: string, seen: Set<string>): Promise<string> 
   return link!;
 }
 
-test('[ADMIN][IDLE]: two minutes before the idle sign-out a warning offers "Stay signed in"; past the deadline the back office says so', async ({
-  page,
-}) => {
-  // The e2e server signs out after 180 s idle (tests/e2e/serve.mjs): the warning is due after 60 s.
-  // The page's clock is moved on instead of waiting. The back office's background polls would
-  // report the server's real, unmoved clock (and rightly move the deadline back): here they do
-  // not get through, as on a flaky connection.
-  await page.route('**/api/**', (route) => (route.request().headers()[BACKGROUND_HEADER] ? route.abort() : route.fallback()));
-  await page.clock.install();
-  await page.goto('/admin#homepage');
-  const warning = page.getByRole('alertdialog', { name: 'You will be signed out soon' });
-  await expect(page.getByText('admin (Admin)')).toBeVisible();
-  // Every answer has set the deadline (each one restarts the count from the page's clock).
-  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await page.waitForLoadState('networkidle');
-  await page.clock.fastForward('00:50');
-  await expect(warning).toBeHidden();
-  await page.clock.fastForward('00:11');
-  await expect(warning).toBeVisible();
-  await expect(warning).toContainText(/You will be signed out in 1:5\d/);
-  expect(await axeViolations(page, { include: '[role="alertdialog"]' })).toEqual([]);
+// The idle deadline counts from the session's last recorded activity: a session of its own, made as it starts.
+test.describe(() => {
+  test.use({ freshAdminSession: true });
 
-  const extended = page.waitForResponse((r) => r.url().endsWith('/api/user/keep-alive'));
-  await warning.getByRole('button', { name: 'Stay signed in' }).press('Enter');
-  const res = await extended;
-  expect(res.status()).toBe(200);
-  // The server restarted the idle window: the whole 180 s are left.
-  expect(Number(res.headers()[IDLE_HEADER])).toBeGreaterThanOrEqual(175);
-  await expect(warning).toBeHidden();
-  expect((await page.request.get('/api/user')).status()).toBe(200);
+  test('[ADMIN][IDLE]: two minutes before the idle sign-out a warning offers "Stay signed in"; past the deadline the back office says so', async ({
+    page,
+  }) => {
+    // The e2e server signs out after 180 s idle (tests/e2e/serve.mjs): the warning is due after 60 s.
+    // The page's clock is moved on instead of waiting. The back office's background polls would
+    // report the server's real, unmoved clock (and rightly move the deadline back): here they do
+    // not get through, as on a flaky connection.
+    await page.route('**/api/**', (route) => (route.request().headers()[BACKGROUND_HEADER] ? route.abort() : route.fallback()));
+    await page.clock.install();
+    await page.goto('/admin#homepage');
+    const warning = page.getByRole('alertdialog', { name: 'You will be signed out soon' });
+    await expect(page.getByText('admin (Admin)')).toBeVisible();
+    // Every answer has set the deadline (each one restarts the count from the page's clock).
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    await page.clock.fastForward('00:50');
+    await expect(warning).toBeHidden();
+    await page.clock.fastForward('00:11');
+    await expect(warning).toBeVisible();
+    await expect(warning).toContainText(/You will be signed out in 1:5\d/);
+    expect(await axeViolations(page, { include: '[role="alertdialog"]' })).toEqual([]);
 
-  // Left alone past the deadline, the back office says the session ended and offers to sign in.
-  await page.clock.fastForward('03:01');
-  const ended = page.getByRole('alertdialog', { name: 'You have been signed out' });
-  await expect(ended).toBeVisible();
-  await expect(ended.getByRole('link', { name: 'Sign in again' })).toHaveAttribute('href', '/auth');
+    const extended = page.waitForResponse((r) => r.url().endsWith('/api/user/keep-alive'));
+    await warning.getByRole('button', { name: 'Stay signed in' }).press('Enter');
+    const res = await extended;
+    expect(res.status()).toBe(200);
+    // The server restarted the idle window: the whole 180 s are left.
+    expect(Number(res.headers()[IDLE_HEADER])).toBeGreaterThanOrEqual(175);
+    await expect(warning).toBeHidden();
+    expect((await page.request.get('/api/user')).status()).toBe(200);
+
+    // Left alone past the deadline, the back office says the session ended and offers to sign in.
+    await page.clock.fastForward('03:01');
+    const ended = page.getByRole('alertdialog', { name: 'You have been signed out' });
+    await expect(ended).toBeVisible();
+    await expect(ended.getByRole('link', { name: 'Sign in again' })).toHaveAttribute('href', '/auth');
+  });
 });
 
 anon('[ADMIN][SIGN-OUT]: Sign out asks first while an editor has changes, then ends the session', async ({ page }) => {

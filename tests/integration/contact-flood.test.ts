@@ -61,7 +61,7 @@ async function deliverAll(): Promise<void> {
   await sink.sync();
 }
 
-describe('[SECURITY][LEADS][FLOOD] floods from some addresses never refuse anyone else', { timeout: 600_000 }, () => {
+describe('[SECURITY][LEADS][FLOOD] floods from some addresses never refuse anyone else', { timeout: 900_000 }, () => {
   it('11 × 301, then 1,000 × 5, then a fresh visitor: 201, in the inbox, notified; staff mail 20 plus one digest', async () => {
     const started = Date.now();
     // Shape 1: eleven addresses, 301 posts each, interleaved as a botnet sends them.

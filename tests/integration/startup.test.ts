@@ -58,7 +58,7 @@ ownDatabase('[START] the embedded database', () => {
     const { code, out } = await run('scripts/db-migrate.ts', { DATA_DIR: tmp, DATABASE_URL: '' });
     expect(out).toContain(`Migrations: nothing to apply; the database is up to date (pglite: ${dir}).`);
     expect(code).toBe(0);
-  }, 90_000);
+  }, 180_000);
 
   it('db:migrate names the migrations it applied, then says there is nothing to apply', async () => {
     const data = path.join(tmp, 'migrate-fresh');
@@ -70,14 +70,14 @@ ownDatabase('[START] the embedded database', () => {
     const second = await run('scripts/db-migrate.ts', { DATA_DIR: data, DATABASE_URL: '' });
     expect(second.code).toBe(0);
     expect(second.out.trim().split('\n')).toEqual([`Migrations: nothing to apply; the database is up to date (pglite: ${dir}).`]);
-  }, 90_000);
+  }, 180_000);
 
   it('a stale lock left by a dead process is taken over', async () => {
     const dir = path.join(tmp, 'pglite');
     fs.writeFileSync(`${dir}.lock`, '999999');
     const { code } = await run('scripts/db-migrate.ts', { DATA_DIR: tmp, DATABASE_URL: '' });
     expect(code).toBe(0);
-  }, 90_000);
+  }, 180_000);
 
   it('an unreachable DATABASE_URL stops the start with one clear line and a non-zero exit', async () => {
     const { code, out } = await run('scripts/start.ts', { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PORT: '0' });
@@ -89,7 +89,7 @@ ownDatabase('[START] the embedded database', () => {
       expect.stringMatching(/^ {2}Database +\d+\.\d s {3}failed$/),
     ]);
     expect(lines.at(-1)).toMatch(/^Error: Cannot connect to the database at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);
-  }, 30_000);
+  }, 120_000);
 });
 
 ownDatabase('[START] checks before anything is created', () => {
@@ -121,7 +121,7 @@ ownDatabase('[START] checks before anything is created', () => {
     } finally {
       busy.close();
     }
-  }, 30_000);
+  }, 120_000);
 
   it('a DATA_DIR that cannot be made stops the start naming DATA_DIR, before the database', async () => {
     const file = path.join(tmp, 'a-file');
@@ -134,7 +134,7 @@ ownDatabase('[START] checks before anything is created', () => {
       `Error: DATA_DIR ${data} cannot be used (ENOTDIR): set DATA_DIR to a directory this user can create and write, or fix its permissions.`,
     );
     expect(lines.slice(0, -1).filter((l) => !/^\s*Build\s/.test(l))).toEqual([]);
-  }, 30_000);
+  }, 120_000);
 
   it('reads .env from the project root, and the shell environment wins over it', async () => {
     const [inFile, inShell] = [await busyPort(), await busyPort()];
@@ -159,7 +159,7 @@ ownDatabase('[START] checks before anything is created', () => {
       inFile.close();
       inShell.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('admin:create and admin:reset-password refuse a bad e-mail or password with one plain line', async () => {
     const data = path.join(tmp, 'admin-checks');
@@ -186,7 +186,7 @@ ownDatabase('[START] checks before anything is created', () => {
     }
     // A refused command opens nothing.
     expect(fs.existsSync(data)).toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it('admin:create never gives a new administrator the first start ADMIN_PASSWORD: it generates one, or takes --password', async () => {
     const data = path.join(tmp, 'admin-create');
@@ -228,7 +228,7 @@ ownDatabase('[START] checks before anything is created', () => {
     } finally {
       await db.close();
     }
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('[START] npm start', () => {

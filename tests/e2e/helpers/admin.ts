@@ -10,14 +10,20 @@ type StorageState = Awaited<ReturnType<import('@playwright/test').APIRequestCont
  * limit: tests/e2e/serve.mjs). A sign-in is a full-strength password hash check on the server,
  * the costliest request a test makes; asking costs a session lookup.
  */
-export const test = base.extend<{ adminState: StorageState }, { adminSession: { state?: StorageState } }>({
+export const test = base.extend<{ adminState: StorageState; freshAdminSession: boolean }, { adminSession: { state?: StorageState } }>({
   // Playwright reads a fixture's dependencies from this pattern: this one has none.
   // eslint-disable-next-line no-empty-pattern
   adminSession: [async ({}, use) => use({}), { scope: 'worker' }],
+  /**
+   * A session of the test's own, made as it starts: for tests that count from the session's last
+   * activity (the server records it at most every few seconds, so a kept session's clock may
+   * already have run a little).
+   */
+  freshAdminSession: [false, { option: true }],
   adminState: [
-    async ({ adminSession }, use, testInfo) => {
+    async ({ adminSession, freshAdminSession }, use, testInfo) => {
       const baseURL = testInfo.project.use.baseURL!;
-      const kept = adminSession.state;
+      const kept = freshAdminSession ? undefined : adminSession.state;
       if (kept) {
         const ctx = await playwrightRequest.newContext({ baseURL, storageState: kept });
         const still = (await ctx.get('/api/user')).ok();
