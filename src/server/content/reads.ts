@@ -75,127 +75,189 @@ const IDS = '{"ids":true}';
  * snapshot the next publish compares with. `keys()` gives the distinct reads so far as JSON text,
  * `reads()` as paths.
  *
- * Each proxy stands on an empty object (or list) of its own and answers from the content: a
- * snapshot is frozen, and a proxy of a frozen object could not answer a wrapped value.
+ * Each proxy stands on an empty object (or list) and answers from the content: a snapshot is
+ * frozen, and a proxy of a frozen object could not answer a wrapped value. Its handler is a small
+ * object of the classes below (the traps are shared methods): a page of /insights or the sitemap
+ * wraps thousands of rows.
  */
 export function recordReads<T extends object>(content: T): { content: T; reads(): Read[]; keys(): string[] } {
-  const seen = new Set<string>();
-  const record = (at: string) => void seen.add(`${at}]`);
-  const proxies = new WeakMap<object, object>();
-  const readOnly = (at: string) => ({
-    set: () => refuse('set a property of', at),
-    defineProperty: () => refuse('define a property of', at),
-    deleteProperty: () => refuse('delete a property of', at),
-    preventExtensions: () => refuse('freeze', at),
-    setPrototypeOf: () => refuse('change the prototype of', at),
-  });
-
-  const wrapList = (list: unknown[], at: string): object => {
-    const items = isListOfItems(list);
-    const ids = step(at, IDS);
-    const lookup: Lookup = (field, value) => {
-      record(step(at, JSON.stringify({ match: [field, value] })));
-      // Found through the list's index of that field, as a read is resolved, not by a walk.
-      const item = itemWhere(list, field, value);
-      return hasId(item) ? wrap(item, step(at, idStep(item.id))) : item;
-    };
-    const item = (prop: string | symbol): { value: unknown } | undefined => {
-      if (typeof prop !== 'string' || !/^\d+$/.test(prop)) return undefined;
-      const found = list[Number(prop)] as { id: string | number } | undefined;
-      // Reaching an item by its place depends on which item is there.
-      record(ids);
-      return { value: found === undefined ? undefined : wrap(found, step(at, idStep(found.id))) };
-    };
-    return new Proxy([], {
-      ...readOnly(at),
-      get(_, prop) {
-        if (prop === LOOKUP) return lookup;
-        if (!items) {
-          // A list of plain values (NAICS codes, variant widths) is one value.
-          record(at);
-          return Reflect.get(list, prop);
-        }
-        const found = item(prop);
-        if (found) return found.value;
-        if (prop === 'length' || prop === Symbol.iterator) record(ids);
-        // Array methods (map, filter, find…) get the proxy as `this`, so they read through it.
-        return Reflect.get(list, prop);
-      },
-      has(_, prop) {
-        record(items ? ids : at);
-        return Reflect.has(list, prop);
-      },
-      ownKeys() {
-        record(items ? ids : at);
-        return Reflect.ownKeys(list);
-      },
-      getOwnPropertyDescriptor(target, prop) {
-        const d = Reflect.getOwnPropertyDescriptor(list, prop);
-        if (!d) return d;
-        // `length` is the stand-in's own (a list's is never configurable): its value, writable as the stand-in's.
-        if (prop === 'length') {
-          record(items ? ids : at);
-          return { ...Reflect.getOwnPropertyDescriptor(target, prop), value: d.value as number };
-        }
-        if (!items) {
-          record(at);
-          return { ...d, configurable: true };
-        }
-        const found = item(prop);
-        return { ...d, configurable: true, ...(found ? { value: found.value } : {}) };
-      },
-      getPrototypeOf: () => Reflect.getPrototypeOf(list),
-    });
+  const recorder = new Recorder();
+  return {
+    content: recorder.wrap(content, '[') as T,
+    reads: () => [...recorder.seen].map((key) => JSON.parse(key) as Read),
+    keys: () => [...recorder.seen],
   };
+}
 
-  const wrapObject = (object: Record<string, unknown>, at: string): object =>
-    new Proxy(Object.create(null) as object, {
-      ...readOnly(at),
-      get(_, prop) {
-        if (typeof prop === 'symbol') return Reflect.get(object, prop);
-        if (!Object.prototype.hasOwnProperty.call(object, prop)) {
-          // An absent key (or an inherited method): it may be there in the next snapshot.
-          if (!(prop in Object.prototype)) record(step(at, keyStep(prop)));
-          return Reflect.get(object, prop);
-        }
-        return wrap(object[prop], step(at, keyStep(prop)));
-      },
-      has(_, prop) {
-        if (typeof prop === 'string') record(step(at, keyStep(prop)));
-        return Reflect.has(object, prop);
-      },
-      ownKeys() {
-        record(at);
-        return Reflect.ownKeys(object);
-      },
-      // `Object.hasOwn`, `Object.keys`, spreading: each key asked for is a read of it.
-      getOwnPropertyDescriptor(_, prop) {
-        const d = Reflect.getOwnPropertyDescriptor(object, prop);
-        if (typeof prop !== 'string') return d && { ...d, configurable: true };
-        record(step(at, keyStep(prop)));
-        if (!d) return d;
-        return { ...d, configurable: true, ...('value' in d ? { value: wrap(d.value, step(at, keyStep(prop))) } : {}) };
-      },
-      getPrototypeOf: () => Reflect.getPrototypeOf(object),
-    });
+/** The reads of one page so far, and the proxy of each value it reached. */
+class Recorder {
+  readonly seen = new Set<string>();
+  private readonly proxies = new WeakMap<object, object>();
+  /** What every proxy stands on: never changed, as every trap that would change it throws. */
+  private readonly objectTarget = Object.create(null) as object;
+  private readonly listTarget: unknown[] = [];
 
-  const wrap = (value: unknown, at: string): unknown => {
+  record(at: string): void {
+    this.seen.add(`${at}]`);
+  }
+
+  wrap(value: unknown, at: string): unknown {
     if (!isObject(value)) {
-      record(at);
+      this.record(at);
       return value;
     }
-    const cached = proxies.get(value);
+    const cached = this.proxies.get(value);
     if (cached) return cached;
-    const proxy = Array.isArray(value) ? wrapList(value as unknown[], at) : wrapObject(value as Record<string, unknown>, at);
-    proxies.set(value, proxy);
+    const proxy = Array.isArray(value)
+      ? new Proxy(this.listTarget, new ListReads(this, value as unknown[], at))
+      : new Proxy(this.objectTarget, new ObjectReads(this, value as Record<string, unknown>, at));
+    this.proxies.set(value, proxy);
     return proxy;
-  };
+  }
+}
 
-  return {
-    content: wrap(content, '[') as T,
-    reads: () => [...seen].map((key) => JSON.parse(key) as Read),
-    keys: () => [...seen],
-  };
+/** The traps that would change the content: each throws, naming where. */
+class ReadOnly {
+  constructor(
+    protected readonly recorder: Recorder,
+    protected readonly at: string,
+  ) {}
+  set(): boolean {
+    return refuse('set a property of', this.at);
+  }
+  defineProperty(): boolean {
+    return refuse('define a property of', this.at);
+  }
+  deleteProperty(): boolean {
+    return refuse('delete a property of', this.at);
+  }
+  preventExtensions(): boolean {
+    return refuse('freeze', this.at);
+  }
+  setPrototypeOf(): boolean {
+    return refuse('change the prototype of', this.at);
+  }
+}
+
+/** An object of the content: each key read is recorded; enumerating its keys reads it whole. */
+class ObjectReads extends ReadOnly implements ProxyHandler<object> {
+  constructor(
+    recorder: Recorder,
+    private readonly object: Record<string, unknown>,
+    at: string,
+  ) {
+    super(recorder, at);
+  }
+  get(_: object, prop: string | symbol): unknown {
+    if (typeof prop === 'symbol') return Reflect.get(this.object, prop);
+    if (!Object.prototype.hasOwnProperty.call(this.object, prop)) {
+      // An absent key (or an inherited method): it may be there in the next snapshot.
+      if (!(prop in Object.prototype)) this.recorder.record(step(this.at, keyStep(prop)));
+      return Reflect.get(this.object, prop);
+    }
+    return this.recorder.wrap(this.object[prop], step(this.at, keyStep(prop)));
+  }
+  has(_: object, prop: string | symbol): boolean {
+    if (typeof prop === 'string') this.recorder.record(step(this.at, keyStep(prop)));
+    return Reflect.has(this.object, prop);
+  }
+  ownKeys(): (string | symbol)[] {
+    this.recorder.record(this.at);
+    return Reflect.ownKeys(this.object);
+  }
+  // `Object.hasOwn`, `Object.keys`, spreading: each key asked for is a read of it.
+  getOwnPropertyDescriptor(_: object, prop: string | symbol): PropertyDescriptor | undefined {
+    const d = Reflect.getOwnPropertyDescriptor(this.object, prop);
+    if (typeof prop !== 'string') return d && { ...d, configurable: true };
+    const at = step(this.at, keyStep(prop));
+    this.recorder.record(at);
+    if (!d) return d;
+    return { ...d, configurable: true, ...('value' in d ? { value: this.recorder.wrap(d.value, at) } : {}) };
+  }
+  getPrototypeOf(): object | null {
+    return Reflect.getPrototypeOf(this.object);
+  }
+}
+
+/** Not an item of the list (`ListReads.item`). */
+const NOT_AN_ITEM = Symbol('not an item');
+
+/**
+ * A list of the content. Items with ids are named by them (reaching one by its place, or walking
+ * the list, reads the list's ids in order); a list of plain values (NAICS codes, variant widths)
+ * is one value.
+ */
+class ListReads extends ReadOnly implements ProxyHandler<unknown[]> {
+  private readonly items: boolean;
+  private readonly ids: string;
+  private lookupFn: Lookup | undefined;
+
+  constructor(
+    recorder: Recorder,
+    private readonly list: unknown[],
+    at: string,
+  ) {
+    super(recorder, at);
+    this.items = isListOfItems(list);
+    this.ids = step(at, IDS);
+  }
+
+  /** `findItem` on the list: found through the list's index of that field, as a read is resolved, not by a walk. */
+  private lookup(): Lookup {
+    return (this.lookupFn ??= (field, value) => {
+      this.recorder.record(step(this.at, JSON.stringify({ match: [field, value] })));
+      const item = itemWhere(this.list, field, value);
+      return hasId(item) ? this.recorder.wrap(item, step(this.at, idStep(item.id))) : item;
+    });
+  }
+
+  /** The (wrapped) item at a numeric key, or NOT_AN_ITEM for any other key. */
+  private item(prop: string | symbol): unknown {
+    if (typeof prop !== 'string' || !/^\d+$/.test(prop)) return NOT_AN_ITEM;
+    const found = this.list[Number(prop)] as { id: string | number } | undefined;
+    // Reaching an item by its place depends on which item is there.
+    this.recorder.record(this.ids);
+    return found === undefined ? undefined : this.recorder.wrap(found, step(this.at, idStep(found.id)));
+  }
+
+  get(_: unknown[], prop: string | symbol): unknown {
+    if (prop === LOOKUP) return this.lookup();
+    if (!this.items) {
+      this.recorder.record(this.at);
+      return Reflect.get(this.list, prop);
+    }
+    const found = this.item(prop);
+    if (found !== NOT_AN_ITEM) return found;
+    if (prop === 'length' || prop === Symbol.iterator) this.recorder.record(this.ids);
+    // Array methods (map, filter, find…) get the proxy as `this`, so they read through it.
+    return Reflect.get(this.list, prop);
+  }
+  has(_: unknown[], prop: string | symbol): boolean {
+    this.recorder.record(this.items ? this.ids : this.at);
+    return Reflect.has(this.list, prop);
+  }
+  ownKeys(): (string | symbol)[] {
+    this.recorder.record(this.items ? this.ids : this.at);
+    return Reflect.ownKeys(this.list);
+  }
+  getOwnPropertyDescriptor(target: unknown[], prop: string | symbol): PropertyDescriptor | undefined {
+    const d = Reflect.getOwnPropertyDescriptor(this.list, prop);
+    if (!d) return d;
+    // `length` is the stand-in's own (a list's is never configurable): its value, writable as the stand-in's.
+    if (prop === 'length') {
+      this.recorder.record(this.items ? this.ids : this.at);
+      return { ...Reflect.getOwnPropertyDescriptor(target, prop), value: d.value as number };
+    }
+    if (!this.items) {
+      this.recorder.record(this.at);
+      return { ...d, configurable: true };
+    }
+    const found = this.item(prop);
+    return { ...d, configurable: true, ...(found !== NOT_AN_ITEM ? { value: found } : {}) };
+  }
+  getPrototypeOf(): object | null {
+    return Reflect.getPrototypeOf(this.list);
+  }
 }
 
 function itemWithId(list: unknown[], id: unknown): unknown {

@@ -38,11 +38,11 @@ export async function goLive(store: ReleaseStore, info: ReleaseInfo): Promise<vo
  * page shows renders thousands of pages; compressing them took longer than rendering them).
  * Until a page has them it is served uncompressed.
  */
-function compressWhileServed(store: ReleaseStore, info: ReleaseInfo, files: StaticMap): void {
+function compressWhileServed(store: ReleaseStore, info: ReleaseInfo, files: StaticMap, linked?: ReadonlySet<string>): void {
   let stopped = false;
   const started = Date.now();
   const served = () => !stopped && store.live.site() === files;
-  const done = compressMissing(releaseClientDir(info.id), files, served).then(
+  const done = compressMissing(releaseClientDir(info.id), files, served, linked).then(
     // `complete`: false when a newer publish took over the rest. At debug level: at a start it
     // comes after the start's last words (the first administrator's password).
     (count) => log.debug('pages compressed', { release: info.id, count, ms: Date.now() - started, complete: served() }),
@@ -88,6 +88,8 @@ export async function publishContent(store: ReleaseStore, content: SiteContent, 
   await stopCompressing(store);
   const before = { info: store.live.release(), files: store.live.site() };
   let files: StaticMap | undefined;
+  // The pages the release keeps from the live one: linked into it once it is served.
+  let linked: ReadonlySet<string> | undefined;
   let loadMs = 0;
   try {
     const info = await buildRelease(content, {
@@ -97,12 +99,13 @@ export async function publishContent(store: ReleaseStore, content: SiteContent, 
       onReady: async (ready, known) => {
         const loading = Date.now();
         files = await loadRelease(store, ready, known);
+        linked = known?.kept;
         store.live.serve(ready, files);
         loadMs = Date.now() - loading;
       },
     });
     await activate(info, files!);
-    compressWhileServed(store, info, files!);
+    compressWhileServed(store, info, files!, linked);
     log.info('published', { release: info.id, durationMs: info.durationMs, astroMs: info.astroMs, loadMs, pages: info.pages });
     pruneReleases().catch((err) => log.warn('pruning old releases failed', { err }));
     collectGarbage();

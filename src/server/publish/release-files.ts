@@ -86,9 +86,15 @@ function keysByFile(map: StaticMap): Map<StaticFile, string[]> {
  * at a time, each served with them as soon as they are written. A copy already on disk (made by
  * another instance sharing the directory) is taken as it is. Stops between files once
  * `stillServed` says no: the next release compresses what it kept of these without copies.
- * Answers how many files it compressed.
+ * `linked`: the files (relative paths) the publish linked into `dir`, which need no look on disk
+ * (thousands of kept pages at each publish). Answers how many files it compressed.
  */
-export async function compressMissing(dir: string, map: StaticMap, stillServed: () => boolean = () => true): Promise<number> {
+export async function compressMissing(
+  dir: string,
+  map: StaticMap,
+  stillServed: () => boolean = () => true,
+  linked: ReadonlySet<string> = new Set(),
+): Promise<number> {
   const replace = (file: StaticFile, keys: string[], next: StaticFile) => {
     for (const key of keys) if (map.get(key) === file) map.set(key, next);
   };
@@ -96,8 +102,10 @@ export async function compressMissing(dir: string, map: StaticMap, stillServed: 
   await eachAtMost([...keysByFile(map)], COMPRESS_LATER_CONCURRENCY, async ([file, keys]) => {
     if (!stillServed()) return;
     const full = path.join(dir, keys[0]!);
-    // Kept from the release before (served from there until linked here); an earlier release's asset stays where it is.
-    if (file.path !== full && (await exists(full))) replace(file, keys, (file = { ...file, path: full }));
+    // Kept from the release before (served from there until linked here: `linked` names what the
+    // publish linked, any other file is looked for); an earlier release's asset stays where it is.
+    if (file.path !== full && (linked.has(keys[0]!.slice(1)) || (await exists(full))))
+      replace(file, keys, (file = { ...file, path: full }));
     if (file.path !== full || !COMPRESSIBLE.has(path.extname(full)) || file.encodings.length === 2) return;
     const body = file.held?.identity?.bytes ?? (await fs.readFile(full));
     if (body.length < MIN_COMPRESSED) return;
