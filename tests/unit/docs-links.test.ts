@@ -30,10 +30,15 @@ function* walk(node: MdNode): Generator<MdNode> {
   for (const child of node.children ?? []) yield* walk(child);
 }
 
+/** The headings of each text as anchors, parsed once per text (a long page links into the same few files many times). */
+const anchorsOf = new Map<string, Set<string>>();
 function anchors(text: string): Set<string> {
+  let found = anchorsOf.get(text);
+  if (found) return found;
   const slugger = new GithubSlugger();
-  const found = new Set<string>();
+  found = new Set<string>();
   for (const node of walk(parse(text))) if (node.type === 'heading') found.add(slugger.slug(toString(node)));
+  anchorsOf.set(text, found);
   return found;
 }
 
