@@ -55,8 +55,12 @@ const envSchema = z.object({
   /** Suspected spam older than this many days is deleted by a daily job (nothing else is). */
   SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   REBUILD_WEBHOOK_URL: z.url().optional(),
-  REBUILD_WEBHOOK_SECRET: z.string().optional(),
-  REBUILD_WEBHOOK_SECRET_HEADER: z.string().default('x-webhook-secret'),
+  /** Signs the hook's calls (Standard Webhooks): a `whsec_` secret is base64 after its prefix. */
+  REBUILD_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => !v?.startsWith('whsec_') || /^[A-Za-z0-9+/]+={0,2}$/.test(v.slice(6)), 'a whsec_ secret is base64 after whsec_'),
+  REBUILD_WEBHOOK_SECRET_HEADER: z.string().optional(),
   BLOB_READ_WRITE_TOKEN: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),

@@ -19,7 +19,11 @@ export interface Readiness {
   ready: boolean;
   checks: {
     database: 'ok' | 'unavailable';
-    publisher: 'ok' | 'failed' | 'unknown';
+    /**
+     * 'hook failing': the deploy hook refused the last publish (the host's pages wait for the next
+     * one); reported for alerting, not a reason to stop serving the API.
+     */
+    publisher: 'ok' | 'failed' | 'hook failing' | 'unknown';
     /** Age of the oldest e-mail still waiting to go out (null: none waiting). */
     oldestUnsentMailSeconds: number | null;
     disk: { freeBytes: number | null; ok: boolean };
@@ -59,7 +63,8 @@ async function freeBytes(dir: string): Promise<number | null> {
 
 /**
  * GET /readyz: can this instance serve? The database answers within a second, the last publish
- * did not fail, the data disk has room; the mail queue's age, whether anyone real is told of new
+ * did not fail (a deploy hook that refused it is reported, not counted: the host's pages are not
+ * this instance's to serve), the data disk has room; the mail queue's age, whether anyone real is told of new
  * inquiries, and whether the site is launched (indexed by search engines) are reported for alerting. Nothing
  * here names a version, a host or a secret.
  */
@@ -75,7 +80,9 @@ export async function readiness(): Promise<Readiness> {
           .select({ oldest: min(mailOutbox.createdAt) })
           .from(mailOutbox)
           .where(inArray(mailOutbox.status, ['pending', 'sending']));
-        const publisher = (await publishStatus(db)).state === 'failed' ? ('failed' as const) : ('ok' as const);
+        const status = await publishStatus(db);
+        const publisher: Readiness['checks']['publisher'] =
+          status.state !== 'failed' ? 'ok' : status.lastErrorMode === 'webhook' ? 'hook failing' : 'failed';
         const leads = (await leadRecipients(db)).source === 'none' ? ('none' as const) : ('ok' as const);
         const site = (await getSiteLaunch(db)).launched ? ('launched' as const) : ('hidden' as const);
         return { publisher, leads, site, oldest: mail?.oldest ? new Date(mail.oldest) : null };
@@ -90,5 +97,6 @@ export async function readiness(): Promise<Readiness> {
     leadRecipients: fromDb?.leads ?? 'unknown',
     site: fromDb?.site ?? 'unknown',
   };
-  return { ready: checks.database === 'ok' && checks.publisher === 'ok' && checks.disk.ok, checks };
+  const publishing = checks.publisher === 'ok' || checks.publisher === 'hook failing';
+  return { ready: checks.database === 'ok' && publishing && checks.disk.ok, checks };
 }

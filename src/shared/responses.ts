@@ -11,6 +11,8 @@ export interface PublishStatus {
   lastPublishedAt: string | null;
   lastDurationMs: number | null;
   lastError: string | null;
+  /** How the failed publish was made: a local build, or a call of the deploy hook (`webhook`). */
+  lastErrorMode: 'local' | 'webhook' | null;
   /**
    * The instances serving the site (each heartbeats every few seconds) and how many of them serve
    * the newest published content; several instances on one Postgres each build their own release.

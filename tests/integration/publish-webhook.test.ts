@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attemptsOf, listJobs } from '#server/publish/jobs.ts';
 import type { Publisher } from '#server/publish/publisher.ts';
@@ -12,14 +14,26 @@ const { startPublisher } = bundleApi;
 
 /** A deploy hook stand-in: answers each call with the next status of `script` (then 200). */
 class Receiver {
-  calls: { at: number; secret: string | undefined; body: { jobId: number; reason: string } }[] = [];
+  calls: {
+    at: number;
+    secret: string | undefined;
+    headers: http.IncomingHttpHeaders;
+    raw: string;
+    body: { jobId: number; reason: string };
+  }[] = [];
   script: number[] = [];
   delayMs = 0;
   private server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      this.calls.push({ at: Date.now(), secret: req.headers['x-hook-secret'] as string | undefined, body: JSON.parse(body) });
+      this.calls.push({
+        at: Date.now(),
+        secret: req.headers['x-hook-secret'] as string | undefined,
+        headers: req.headers,
+        raw: body,
+        body: JSON.parse(body),
+      });
       const status = this.script.shift() ?? 200;
       setTimeout(() => res.writeHead(status).end(status === 200 ? 'ok' : 'boom'), this.delayMs);
     });
@@ -46,12 +60,19 @@ const changed = (kind: ContentKind, id = 1) => server.store.requestPublish({ kin
 /** The publisher's clock: tests that need the debounce window held open move it by hand. */
 let clock: number | undefined;
 
-async function start(maxAttempts = 4) {
+/** The hook's secret as Standard Webhooks writes one: `whsec_` and the base64 of random bytes. */
+const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+
+/** What the hook's receiver checks a call with: the reference library's verifier. */
+const verify = (call: { raw: string; headers: http.IncomingHttpHeaders }, secret: Webhook = new Webhook(SECRET)) =>
+  secret.verify(call.raw, call.headers as Record<string, string>);
+
+async function start(maxAttempts = 4, hook: { secret?: string; secretHeader?: string } = { secret: SECRET }) {
   clock = undefined;
   publisher = await startPublisher({
     store: server.store,
     now: () => clock ?? Date.now(),
-    webhook: { url: receiver.url, secret: 's3cret', secretHeader: 'x-hook-secret', backoffMs: 30, maxAttempts },
+    webhook: { url: receiver.url, ...hook, backoffMs: 30, maxAttempts },
     debounceMs: 100,
     pollMs: 0,
     ensureRelease: false,
@@ -107,7 +128,7 @@ afterAll(async () => {
 });
 
 describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called instead of building', () => {
-  it('writes close together make one call, with the secret header, recorded as one attempt', async () => {
+  it('[SECURITY] writes close together make one call, signed as Standard Webhooks specifies, recorded as one attempt', async () => {
     await start();
     expect(publisher!.mode).toBe('webhook');
     clock = Date.now();
@@ -121,8 +142,19 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
     const s = await settled();
     expect(s.state).toBe('idle');
     expect(receiver.calls).toHaveLength(1);
-    expect(receiver.calls[0]!.secret).toBe('s3cret');
-    expect(receiver.calls[0]!.body.reason).toBe('header 1 updated, service 1 updated');
+    const [call] = receiver.calls;
+    // The reference verifier accepts it; the secret itself never travels.
+    expect(verify(call!)).toEqual(call!.body);
+    expect(call!.headers['webhook-id']).toBe(`publish-job-${call!.body.jobId}`);
+    expect(Math.abs(Number(call!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    expect(call!.raw).not.toContain(SECRET.slice(6));
+    expect(Object.values(call!.headers).join(' ')).not.toContain(SECRET.slice(6));
+    // Another body, another secret or an old timestamp under the same signature: refused.
+    expect(() => verify({ ...call!, raw: call!.raw.replace('header 1', 'header 9') })).toThrow(/No matching signature/);
+    expect(() => verify(call!, new Webhook(`whsec_${randomBytes(24).toString('base64')}`))).toThrow(/No matching signature/);
+    const old = { ...call!.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) };
+    expect(() => verify({ raw: call!.raw, headers: old })).toThrow(/too old/);
+    expect(call!.body.reason).toBe('header 1 updated, service 1 updated');
     const job = (await listJobs(server.db)).at(-1)!;
     expect(job).toMatchObject({ status: 'succeeded', mode: 'webhook', attempts: 1 });
     expect((await attemptsOf(server.db, job.id)).map((a) => a.statusCode)).toEqual([200]);
@@ -140,6 +172,9 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
     expect(s).toMatchObject({ state: 'idle', lastError: null });
     expect(receiver.calls).toHaveLength(3);
     expect(new Set(receiver.calls.map((c) => c.body.jobId)).size).toBe(1);
+    // Every retry is signed again, under the same id (a receiver drops a repeat by it).
+    expect(new Set(receiver.calls.map((c) => c.headers['webhook-id'])).size).toBe(1);
+    for (const call of receiver.calls) expect(verify(call)).toEqual(call.body);
     expect(sleeps).toEqual([30, 60]);
     const job = (await listJobs(server.db)).at(-1)!;
     const attempts = await attemptsOf(server.db, job.id);
@@ -160,10 +195,33 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
     expect(failed.state).toBe('failed');
     expect(failed.lastError).toBe('deploy hook answered 500 (after 3 attempts)');
     expect(receiver.calls).toHaveLength(3);
+    // The host's rebuild failed, not this instance: /readyz says so and stays 200, so a load
+    // balancer keeps the API in rotation.
+    const ready = await server.request('/readyz');
+    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: 'ok', publisher: 'hook failing' } });
+    expect(ready.status).toBe(200);
 
     await changed('document', 2);
     expect(await settled()).toMatchObject({ state: 'idle', lastError: null });
     expect(receiver.calls).toHaveLength(4);
+  });
+
+  it('a plain text secret signs too, and REBUILD_WEBHOOK_SECRET_HEADER also sends it as it is', async () => {
+    await start(4, { secret: 's3cret-text', secretHeader: 'x-hook-secret' });
+    await changed('header');
+    await settled();
+    const [call] = receiver.calls;
+    expect(verify(call!, new Webhook(new TextEncoder().encode('s3cret-text'), { format: 'raw' }))).toEqual(call!.body);
+    expect(call!.secret).toBe('s3cret-text');
+  });
+
+  it('without a secret, a call carries no signature', async () => {
+    await start(4, {});
+    await changed('header');
+    await settled();
+    const [call] = receiver.calls;
+    expect(call!.headers['webhook-signature']).toBeUndefined();
+    expect(call!.body.reason).toBe('header 1 updated');
   });
 
   it('writes during a call lead to exactly one more call', async () => {
@@ -201,7 +259,7 @@ describe('[PUBLISH]: the footer shows the year', () => {
     publisher = await startPublisher({
       store: server.store,
       now: () => Date.now() + offset,
-      webhook: { url: receiver.url, secret: 's3cret', secretHeader: 'x-hook-secret', backoffMs: 30, maxAttempts: 2 },
+      webhook: { url: receiver.url, secret: SECRET, backoffMs: 30, maxAttempts: 2 },
       debounceMs: 100,
       pollMs: 0,
       ensureRelease: false,

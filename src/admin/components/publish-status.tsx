@@ -49,7 +49,9 @@ export function PublishStatus() {
   } else if (data.state === 'failed') {
     body = (
       <span className="inline-flex items-center gap-2 text-danger">
-        Last publish failed: {data.lastError ?? 'unknown error'}
+        {data.lastErrorMode === 'webhook'
+          ? `The site's host was not asked to rebuild: ${data.lastError ?? 'unknown error'}. The saved content is kept.`
+          : `Last publish failed: ${data.lastError ?? 'unknown error'}`}
         <Button size="sm" variant="secondary" onClick={() => retry.mutate()} disabled={retry.isPending}>
           Retry
         </Button>

@@ -188,6 +188,7 @@ export async function publishStatus(db: Db, now = Date.now()): Promise<PublishSt
     lastPublishedAt: lastOk?.finishedAt?.toISOString() ?? null,
     lastDurationMs: lastOk?.durationMs ?? null,
     lastError: failed?.error ?? null,
+    lastErrorMode: failed ? (failed.mode === 'webhook' ? 'webhook' : 'local') : null,
     instances: await fleetStatus(db),
   };
 }

@@ -93,9 +93,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 /** A publisher's settings, with their defaults. */
 function settingsOf(opts: PublisherOptions) {
   const hook: WebhookConfig | null =
-    opts.webhook === undefined
-      ? webhookFromEnv()
-      : opts.webhook && { ...WEBHOOK_DEFAULTS, secretHeader: 'x-webhook-secret', ...opts.webhook };
+    opts.webhook === undefined ? webhookFromEnv() : opts.webhook && { ...WEBHOOK_DEFAULTS, ...opts.webhook };
   return {
     hook,
     mode: (hook ? 'webhook' : 'local') as PublishMode,

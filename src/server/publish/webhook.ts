@@ -1,3 +1,4 @@
+import { Webhook } from 'standardwebhooks';
 import type { Db } from '../db/client';
 import type { PublishJob } from '../db/schema';
 import { log } from '../log';
@@ -5,9 +6,16 @@ import { attemptsOf, recordAttempt } from './jobs';
 
 export interface WebhookConfig {
   url: string;
+  /**
+   * Signs each call (REBUILD_WEBHOOK_SECRET): a Standard Webhooks secret (`whsec_` and base64), or
+   * any other text, whose bytes are the key.
+   */
   secret?: string;
-  /** The header that carries the secret (REBUILD_WEBHOOK_SECRET_HEADER). */
-  secretHeader: string;
+  /**
+   * A header that also carries the secret itself (REBUILD_WEBHOOK_SECRET_HEADER), for a host that
+   * can only compare a fixed header; unset, only the signature is sent.
+   */
+  secretHeader?: string;
   /** Calls per batch before it is reported failed. */
   maxAttempts: number;
   /** Wait before the second call; doubled before each further one. */
@@ -16,6 +24,33 @@ export interface WebhookConfig {
 }
 
 export const WEBHOOK_DEFAULTS = { maxAttempts: 5, backoffMs: 1000, timeoutMs: 15_000 };
+
+/** The signer of a hook's secret: a Standard Webhooks `whsec_` secret, or the bytes of any other text. */
+function signerFor(secret: string): Webhook {
+  return secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(new TextEncoder().encode(secret), { format: 'raw' });
+}
+
+/**
+ * The headers of a call of the hook for `body`. With a secret, the call is signed as Standard
+ * Webhooks specifies (the `standardwebhooks` package, which a receiver can verify it with):
+ * `webhook-id` names the job (the same on every retry, so a receiver can drop a repeat),
+ * `webhook-timestamp` the second of this call, `webhook-signature` the HMAC-SHA256 of the three.
+ */
+export function hookHeaders(
+  hook: Pick<WebhookConfig, 'secret' | 'secretHeader'>,
+  jobId: number,
+  body: string,
+  at = new Date(),
+): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'procurement-site-publisher' };
+  if (!hook.secret) return headers;
+  const id = `publish-job-${jobId}`;
+  headers['webhook-id'] = id;
+  headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
+  headers['webhook-signature'] = signerFor(hook.secret).sign(id, at, body);
+  if (hook.secretHeader) headers[hook.secretHeader] = hook.secret;
+  return headers;
+}
 
 /**
  * Calls the deploy hook (Vercel, Netlify, a CI) once for a coalesced batch: retried with
@@ -31,12 +66,11 @@ export async function deliverWebhook(db: Db, job: PublishJob, hook: WebhookConfi
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'procurement-site-publisher' };
-      if (hook.secret) headers[hook.secretHeader] = hook.secret;
+      const body = JSON.stringify({ jobId: job.id, reason: job.reason, requestedAt: job.requestedAt.toISOString() });
       const res = await fetch(hook.url, {
         method: 'POST',
-        headers,
-        body: JSON.stringify({ jobId: job.id, reason: job.reason, requestedAt: job.requestedAt.toISOString() }),
+        headers: hookHeaders(hook, job.id, body),
+        body,
         signal: AbortSignal.timeout(hook.timeoutMs),
         redirect: 'error',
       });
