@@ -25,5 +25,7 @@ declare namespace App {
     publishNow?: (reason: string) => Promise<void>;
     /** The engine's live release and content generation (the insights search); absent where no server gave one. */
     live?: import('#server/publish/live-site.ts').LiveSite;
+    /** False with a deploy hook, whose host serves the pages (the insights search then searches every published article). */
+    pagesServedHere?: () => boolean;
   }
 }

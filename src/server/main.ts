@@ -79,7 +79,12 @@ function pagesSummary(release: StartRelease | undefined, launched: boolean | und
  * public content calls `publish`, which is the store's publish request, which calls its publisher.
  */
 function engineLocals(store: ReleaseStore): EngineLocals {
-  return { publish: store.requestPublish, publishNow: (reason) => publishNow(store, reason), live: store.live };
+  return {
+    publish: store.requestPublish,
+    publishNow: (reason) => publishNow(store, reason),
+    live: store.live,
+    pagesServedHere: store.pagesServedHere,
+  };
 }
 
 async function run(astro: AstroParts): Promise<void> {

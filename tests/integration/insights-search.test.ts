@@ -5,6 +5,8 @@
  * a 500.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { insights, insightSearch } from '#server/db/schema/index.ts';
@@ -217,6 +219,34 @@ describe('[SITE][SEARCH] GET /api/insights/search', { timeout: 180_000 }, () => 
     expect(found!.excerpt.every((p) => typeof p.text === 'string')).toBe(true);
   });
   // Last: it spends this client's searches for the minute.
+  it('with a deploy hook (the host serves the pages), a published article is found at once, and an edit by its new words', async () => {
+    // A hook that accepts every call: the host's build is not this test's.
+    const hook = http.createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    publisher = await startPublisher({ store: server.store, webhook: { url }, debounceMs: 100, pollMs: 0, ensureRelease: false });
+    try {
+      // This server still serves the release it rendered in local mode, without the new article.
+      expect(server.store.live.release()).not.toBeNull();
+      const created = await api('POST', '/api/admin/insights', {
+        ...article,
+        slug: 'zebra-logistics',
+        title: 'Zebra Logistics',
+        isPublished: true,
+      });
+      expect(server.store.live.site().has('/insights/zebra-logistics.html')).toBe(false);
+      expect(await paths('zebra')).toEqual(['/insights/zebra-logistics']);
+      await api('PATCH', `/api/admin/insights/${created.id}`, { title: 'Okapi Logistics', version: created.version });
+      expect(await paths('okapi')).toEqual(['/insights/zebra-logistics']);
+      await api('DELETE', `/api/admin/insights/${created.id}`);
+      expect(await paths('okapi')).toEqual([]);
+    } finally {
+      // Local mode again for the rest of the file (starting a publisher stops the store's last one).
+      publisher = await startPublisher({ store: server.store, debounceMs: 100, pollMs: 0 });
+      await new Promise<void>((resolve) => hook.close(() => resolve()));
+    }
+  });
+
   it('one client searching more than SEARCHES_PER_MINUTE times a minute gets a 429 with a message and Retry-After', async () => {
     let res: Response | undefined;
     for (let i = 0; i <= SEARCHES_PER_MINUTE; i++) {

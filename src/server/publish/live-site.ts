@@ -85,4 +85,6 @@ export interface EngineLocals {
   publish: RequestPublish;
   publishNow: (reason: string) => Promise<void>;
   live: LiveSite;
+  /** False with a deploy hook: the pages visitors get are the host's, not `live`'s. */
+  pagesServedHere: () => boolean;
 }

@@ -27,7 +27,13 @@ export class ReleaseStore implements BuildMemoSlot {
   /** The live release's pages being compressed, if they are. */
   compressing: Compressing | undefined;
   /** The publisher publishing into this store, while one runs (publisher.ts `startPublisher` sets it). */
-  publisher: { request(reason: string): Promise<void>; stop(): Promise<void> } | undefined;
+  publisher: { mode: 'local' | 'webhook'; request(reason: string): Promise<void>; stop(): Promise<void> } | undefined;
+
+  /**
+   * Whether visitors get the pages from this engine's releases: not with a deploy hook, whose host
+   * builds and serves them (this engine's release is then only rendered at start).
+   */
+  readonly pagesServedHere = (): boolean => this.publisher?.mode !== 'webhook';
 
   /**
    * The publish request the server gives the routes (content/changes.ts `RequestPublish`): what

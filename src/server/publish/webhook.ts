@@ -36,7 +36,7 @@ function signerFor(secret: string): Webhook {
  * `webhook-id` names the job (the same on every retry, so a receiver can drop a repeat),
  * `webhook-timestamp` the second of this call, `webhook-signature` the HMAC-SHA256 of the three.
  */
-export function hookHeaders(
+function hookHeaders(
   hook: Pick<WebhookConfig, 'secret' | 'secretHeader'>,
   jobId: number,
   body: string,

@@ -12,13 +12,15 @@ export const prerender = false;
  * shows them. Only articles whose page is live on this server are returned, so a result never
  * opens a page that is still being published (docs/decisions/013-insights-search.md). One client
  * may search SEARCHES_PER_MINUTE times a minute (src/server/services/search-limit.ts); a search
- * made since the content last changed is answered from memory (`rememberedSearch`).
+ * made since the content last changed is answered from memory (`rememberedSearch`). With a deploy
+ * hook the host serves the pages: every published article is searched, and nothing is kept (no
+ * instance hears of another's saves).
  */
 export const GET = defineHandler(async ({ url, locals }) => {
   countSearch(locals.clientIp ?? 'unknown');
   const { q } = insightSearchSchema.parse({ q: url.searchParams.get('q') ?? '' });
   // The engine's live site, which the server gives every route (none under `npm run dev`).
-  const release = locals.live?.release();
+  const release = locals.pagesServedHere?.() === false ? null : locals.live?.release();
   const served = release ? locals.live!.site() : undefined;
   const search = async () =>
     searchInsights(await getDb(), q, { visible: served ? (slug) => served.has(`/insights/${slug}.html`) : undefined });
