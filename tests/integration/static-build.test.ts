@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteContent } from '#server/content/site-content.ts';
@@ -13,8 +14,9 @@ import { expectedFiles } from '#server/content/routes.ts';
 import { seededContent } from './helpers/db';
 
 const RELEASES = `.releases-test-${process.pid}`;
-const STATIC_OUT = `.static-test-${process.pid}`;
-const SNAPSHOT = path.resolve(`${STATIC_OUT}.content.json`);
+/** Outside the project, as a host's build may put it (Astro's own output directory cannot be: scripts/build-static.mjs). */
+const STATIC_OUT = path.join(os.tmpdir(), `static-test-${process.pid}`);
+const SNAPSHOT = `${STATIC_OUT}.content.json`;
 
 let content: SiteContent;
 let rendered: string;
@@ -59,6 +61,8 @@ beforeAll(async () => {
   await fs.writeFile(SNAPSHOT, JSON.stringify(content));
   rendered = releaseClientDir((await buildRelease(content)).id);
   await buildStatic();
+  // Built inside the project, then copied out; nothing of the build stays behind.
+  expect(await fs.stat(`.static-build-${path.basename(STATIC_OUT)}`).catch(() => 'gone')).toBe('gone');
 }, 600_000);
 
 afterAll(async () => {
