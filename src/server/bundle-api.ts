@@ -21,15 +21,17 @@ import { forgetNotifyToWarning } from './services/lead-mail';
 import { forgetLeadsAnswers } from './services/leads-stamp';
 import { forgetSearchCounts } from './services/search-limit';
 import { resetStorage } from './storage/storage';
+import { flushVisits, forgetVisits } from './services/visits';
 import { startControlChannel } from './control-channel';
 
 /**
  * Forgets what this process remembers of the environment and of the database it served, as a
  * process that has just started: the environment read afresh, the clock, the storage, the auth
  * secret, the hour's used-up notifications, the inbox's kept answers, the search counts, the
- * CONTACT_NOTIFY_TO warning. (Answers kept for visitors go with the server that kept them: each
- * server has its own engine, main.ts `serve`.) The integration suite calls it before each file,
- * whose files share a process and serve a new database each.
+ * CONTACT_NOTIFY_TO warning, the page views not written yet and the days' salts. (Answers kept
+ * for visitors go with the server that kept them: each server has its own engine, main.ts
+ * `serve`.) The integration suite calls it before each file, whose files share a process and
+ * serve a new database each.
  */
 function startAfresh(): void {
   resetEnvCache();
@@ -40,6 +42,7 @@ function startAfresh(): void {
   forgetLeadsAnswers();
   forgetSearchCounts();
   forgetNotifyToWarning();
+  forgetVisits();
 }
 
 export const bundleApi = {
@@ -47,6 +50,7 @@ export const bundleApi = {
   authSecret,
   compressionSettled,
   deliverDue,
+  flushVisits,
   isServableDocument,
   now,
   publishContent,

@@ -82,6 +82,14 @@ const envSchema = z.object({
     .transform((v) => v !== 'false' && v !== '0'),
   /** Also log plain static requests (pages and assets), one JSON line each. */
   ACCESS_LOG: bool,
+  /**
+   * Count visits on this server, with no cookie and no script (services/visits.ts): `off` counts
+   * nothing, attributes no inquiry and says so on /privacy.
+   */
+  ANALYTICS: z
+    .enum(['on', 'off', 'true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === undefined || v === 'on' || v === 'true' || v === '1'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 export type Env = z.infer<typeof envSchema> & { SITE_URL: string };

@@ -23,6 +23,7 @@ import { publishNow, startPublisher, type StartRelease } from './publish/publish
 import { ReleaseStore } from './publish/release-store';
 import { servableUpload } from './services/documents';
 import { startLeadJobs } from './services/lead-jobs';
+import { countView, flushVisits } from './services/visits';
 import { leadRecipients } from './services/lead-mail';
 import { uploadsDir } from './storage/local-disk';
 import { NO_RECIPIENT_WARNING } from '#shared/lead-delivery.ts';
@@ -127,6 +128,7 @@ async function run(astro: AstroParts): Promise<void> {
     engine: engineLocals(store),
     trustProxy: e.TRUST_PROXY,
     accessLog: e.ACCESS_LOG,
+    countView,
     publicApi: keepPublicAnswers ? createPublicApiCache(astro.answerAnonymously, store.live.generation) : undefined,
     // With Vercel Blob, image and document URLs point at Blob; only local files are served here.
     // An inactive or deleted document's PDF is not served (images need no database look-up).
@@ -164,6 +166,7 @@ async function run(astro: AstroParts): Promise<void> {
       { name: 'closing the backup channel', run: () => control.close() },
       { name: 'stopping the mail worker', run: () => mailWorker.stop() },
       { name: 'stopping the lead jobs', run: () => leadJobs.stop() },
+      { name: 'writing the last page views', run: () => flushVisits() },
       { name: 'stopping the publisher', run: () => publisher.stop() },
       { name: 'closing the database', run: () => closeDb() },
     ]);
@@ -216,6 +219,7 @@ export async function serve(astro: AstroParts, opts: ServeOptions = {}): Promise
     publicApi: opts.publicApiCache === false ? undefined : createPublicApiCache(astro.answerAnonymously, store.live.generation),
     site: store.live.site,
     engine: engineLocals(store),
+    countView,
     uploads: opts.uploads,
     trustProxy: opts.trustProxy ?? env().TRUST_PROXY,
   });
@@ -226,6 +230,7 @@ export async function serve(astro: AstroParts, opts: ServeOptions = {}): Promise
     handle,
     store,
     async close() {
+      await flushVisits();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       setDbHandle(undefined);

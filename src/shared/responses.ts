@@ -60,6 +60,12 @@ export interface SubmissionView<D = string> {
   solicitation: string | null;
   /** When the buyer needs an answer, YYYY-MM-DD, when given. */
   responseDue: string | null;
+  /** The visit it came from: the first page its visitor opened that day, the referring host and the UTM values (null when not counted). */
+  visitLanding: string | null;
+  visitReferrer: string | null;
+  visitSource: string | null;
+  visitMedium: string | null;
+  visitCampaign: string | null;
   status: SubmissionStatus;
   isSpam: boolean;
   spamReason: string | null;

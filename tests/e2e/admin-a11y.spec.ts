@@ -1,7 +1,7 @@
 import { expect, openTab, test } from './helpers/admin';
 import { axeViolations } from './axe';
 
-const TABS = ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company'];
+const TABS = ['Contacts', 'Visits', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company'];
 
 for (const width of [390, 1280]) {
   test.describe(`[ADMIN][A11Y] at ${width} px`, () => {

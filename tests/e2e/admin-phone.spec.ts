@@ -3,7 +3,7 @@ import { expect, openTab, restoreRecord, test, toast, unique } from './helpers/a
 import { axeViolations } from './axe';
 
 /** Every back-office tab, as its trigger is named. */
-const TABS = ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company'];
+const TABS = ['Contacts', 'Visits', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company'];
 
 /**
  * What sticks out sideways: the page's own scroll width, and every element that is drawn past the

@@ -229,7 +229,7 @@ test('[SECURITY][XSS]: a corpus stored through every admin text field and the co
     await guest.close();
 
     await page.goto('/admin');
-    for (const tab of ['Contacts', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company']) {
+    for (const tab of ['Contacts', 'Visits', 'Homepage', 'Services', 'Documents', 'About', 'Blog', 'Account', 'Templates', 'Company']) {
       const seen = await watch(page, `/admin ${tab}`, async () => {
         await page.getByRole('tab', { name: tab }).click();
         await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');

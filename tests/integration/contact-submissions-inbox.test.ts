@@ -401,7 +401,7 @@ describe('[LEADS][API] CSV export streams', () => {
     const csv = (await res.text()).replace(/^\uFEFF/, '');
     const lines = csv.split('\r\n').filter(Boolean);
     expect(lines[0]).toBe(
-      '"ID","Received","Received (UTC, ISO 8601)","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response","Buyer type","Solicitation","Response due"',
+      '"ID","Received","Received (UTC, ISO 8601)","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response","Buyer type","Solicitation","Response due","Landing page","Referrer","UTM source","UTM medium","UTM campaign"',
     );
     const inbox = rows.filter((r) => !r.isSpam);
     expect(lines.slice(1).map((l) => Number(/^"(\d+)"/.exec(l)![1]))).toEqual(
@@ -409,7 +409,7 @@ describe('[LEADS][API] CSV export streams', () => {
     );
     const seventh = lines.find((l) => l.startsWith(`"${rows[7]!.id}",`))!;
     expect(seventh).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
-    expect(seventh).toMatch(/,"1","[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T","","'\+SUM\(A1\)","Dec 3, 2026"$/);
+    expect(seventh).toMatch(/,"1","[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T","","'\+SUM\(A1\)","Dec 3, 2026"(?:,""){5}$/);
     expect(csv).not.toMatch(/(^|,)"[=+\-@]/m);
 
     const completed = (await (await get(`/api/contact-submissions/export?view=inbox&status=completed&buyerType=government&q=${m}`)).text())

@@ -250,7 +250,7 @@ describe('[LEADS][API] CSV export', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="contact-submissions-\d{4}-\d{2}-\d{2}\.csv"$/);
     const csv = (await res.text()).replace(/^\uFEFF/, '');
     expect(csv.split('\r\n')[0]).toBe(
-      '"ID","Received","Received (UTC, ISO 8601)","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response","Buyer type","Solicitation","Response due"',
+      '"ID","Received","Received (UTC, ISO 8601)","Name","Email","Company","Phone","Status","Spam","Message","Responses","Last response","Buyer type","Solicitation","Response due","Landing page","Referrer","UTM source","UTM medium","UTM campaign"',
     );
     const line = csv.split('\r\n').find((l) => l.startsWith(`"${id}",`))!;
     expect(line).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
@@ -296,7 +296,7 @@ describe('[LEADS][API] CSV export', () => {
     const tz = (method: string, json?: unknown) => t.as(t.admin, method, '/api/admin/time-zone', json);
     expect(await (await tz('GET')).json()).toEqual({ timeZone: 'America/New_York' });
     expect(await exported()).toBe(
-      `"${id}","Jan 15, 2026, 12:05 PM EST","2026-01-15T17:05:00.000Z","José Núñez-Ærø","jane@agency.gov","VA","555 0100","In Progress","no","We need 40 laptops by June.","0","","Government buyer","W912-26","Dec 3, 2026"`,
+      `"${id}","Jan 15, 2026, 12:05 PM EST","2026-01-15T17:05:00.000Z","José Núñez-Ærø","jane@agency.gov","VA","555 0100","In Progress","no","We need 40 laptops by June.","0","","Government buyer","W912-26","Dec 3, 2026","","","","",""`,
     );
 
     // An unknown zone, an overlong or empty one, or no field: a 400 that changes nothing.

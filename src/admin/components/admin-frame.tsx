@@ -5,6 +5,7 @@ import { LoadingRows } from './load-state';
 /** SPEC 2.15 tabs, in order, then Company (the business's identity, which every public page reads). */
 export const TAB_NAMES = [
   { value: 'contacts', label: 'Contacts' },
+  { value: 'visits', label: 'Visits' },
   { value: 'homepage', label: 'Homepage' },
   { value: 'services', label: 'Services' },
   { value: 'documents', label: 'Documents' },

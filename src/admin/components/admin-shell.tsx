@@ -22,6 +22,7 @@ const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, 
 /** Each tab's code, fetched the first time it is opened. */
 const PANELS: Record<TabValue, Lazy> = {
   contacts: named(() => import('../tabs/contacts/contacts-tab'), 'ContactsTab'),
+  visits: named(() => import('../tabs/visits/visits-tab'), 'VisitsTab'),
   homepage: named(() => import('../tabs/homepage/homepage-tab'), 'HomepageTab'),
   services: named(() => import('../tabs/services/services-tab'), 'ServicesTab'),
   documents: named(() => import('../tabs/documents/documents-tab'), 'DocumentsTab'),

@@ -1,3 +1,4 @@
+import { env } from '../env';
 import fs from 'node:fs/promises';
 import { inArray } from 'drizzle-orm';
 import { CONTENT_SECTIONS, type ContentSection } from '#shared/constants.ts';
@@ -115,6 +116,11 @@ async function collect(db: Db | Tx, known: Map<number, InsightEntry> | undefined
      * for the rebuild while the server runs).
      */
     lastExpiry: lastExpiry(company),
+    /**
+     * Whether visits are counted (ANALYTICS, services/visits.ts): /privacy says what is counted. Part
+     * of the content, so a release rendered under the other setting is rebuilt at start.
+     */
+    countsVisits: env().ANALYTICS,
     /** Size and variants of the uploaded images the pages show, by URL (src/shared/images.ts). */
     images: await imageMetadata(db, [
       header?.backgroundImage,

@@ -35,7 +35,8 @@ export interface BackupManifest {
   reason: string;
 }
 
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows);
+/** The rows of a raw `db.execute` (PGlite and node-postgres give them differently). */
+export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows);
 
 async function tablesOf(db: Db): Promise<string[]> {
   const result = await db.execute(sql`select tablename from pg_tables where schemaname = current_schema() order by tablename`);

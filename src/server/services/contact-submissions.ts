@@ -441,6 +441,12 @@ const CSV_HEADER = [
   'Buyer type',
   'Solicitation',
   'Response due',
+  // The visit it came from (services/visits.ts), empty when it was not counted.
+  'Landing page',
+  'Referrer',
+  'UTM source',
+  'UTM medium',
+  'UTM campaign',
 ];
 /**
  * Rows per query while exporting: memory holds one batch however many rows
@@ -504,6 +510,11 @@ export async function* exportSubmissionsCsv(db: Db, filter: SubmissionFilter, ba
           buyerTypeLabel(s.buyerType),
           s.solicitation,
           s.responseDue ? formatDueDate(s.responseDue, { year: true }) : '',
+          s.visitLanding,
+          s.visitReferrer,
+          s.visitSource,
+          s.visitMedium,
+          s.visitCampaign,
         ]),
       );
       if (rows.length < batch) break;

@@ -12,6 +12,7 @@ import { withoutPlaceholders } from '#shared/placeholders.ts';
 import { takeNotificationSlot } from './lead-digest';
 import { queueNotification } from './lead-mail';
 import { hit } from './rate-limit';
+import { visitOf } from './visits';
 
 /**
  * Flood containment for the contact form (not in the spec). A genuine visitor is never turned
@@ -95,6 +96,8 @@ export async function submitContact(db: Db, body: unknown, meta: ContactMeta) {
   // Only an inquiry e-mailed now needs a transaction (its notification is queued with it); a
   // flood's messages are one insert each.
   const notifyNow = reason === null && (await takeNotificationSlot(db, now));
+  // The visit a genuine inquiry came from; counting never costs an inquiry, so a failed look-up stores none.
+  const visit = reason === null ? await visitOf(db, meta.ip, meta.userAgent).catch(() => null) : null;
   const store = async (conn: Db | Tx) => {
     const [row] = await conn
       .insert(contactSubmissions)
@@ -114,6 +117,7 @@ export async function submitContact(db: Db, body: unknown, meta: ContactMeta) {
         ipAddress: storedAddress(meta.ip),
         userAgent: meta.userAgent?.slice(0, 500) ?? null,
         messageId: newMessageId('inquiry'),
+        ...visit,
       })
       .returning();
     return row!;

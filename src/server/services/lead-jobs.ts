@@ -4,6 +4,7 @@ import { log } from '../log';
 import { sendLeadDigest } from './lead-digest';
 import { watchExpiries } from './expiry-watch';
 import { deleteOldSpam } from './spam-retention';
+import { rollUpVisits } from './visits';
 
 interface LeadJobs {
   /** The pass made at start, done (it never rejects): the start waits for it, so its log lines come before the ready line. */
@@ -14,7 +15,7 @@ let started: LeadJobs | undefined;
 
 /**
  * Starts this process's pass over the periodic jobs (npm start): the leads' hourly digest, the
- * daily spam clean-up, and the rebuild of the pages when a certification or the SAM registration
+ * daily spam clean-up, the daily roll-up of page views, and the rebuild of the pages when a certification or the SAM registration
  * passes its date (asked for with `publish`), looked at every `intervalMs` (5 minutes) and once at start. Every instance
  * runs the pass; each job records its runs in the database, so exactly one instance does each
  * run. Idempotent.
@@ -29,6 +30,7 @@ export function startLeadJobs(opts: { intervalMs?: number; publish: RequestPubli
         ['leads digest', () => sendLeadDigest(db)],
         ['spam clean-up', () => deleteOldSpam(db)],
         ['expiry watch', () => watchExpiries(db, opts.publish)],
+        ['visits roll-up', () => rollUpVisits(db)],
       ] as const) {
         try {
           const done = await job();

@@ -13,6 +13,9 @@ import { API_CSP, baseSecurityHeaders, htmlCsp } from '../security-headers';
 import { UPLOADS_PREFIX, serveUpload, type UploadGuard } from './uploads';
 import { fromTrustedProxy, proxyRanges, type ProxyRange } from '../trusted-proxies';
 import { lookup, sendStatic, type HeldAnswer, type StaticFile, type StaticMap } from './static-site';
+import { SESSION_COOKIE } from '../auth/cookies';
+import type { ViewRequest } from '../services/visits';
+import { GENERATED_STATEMENT_PATH } from '#shared/documents.ts';
 
 export type AstroHandler = (
   req: http.IncomingMessage,
@@ -41,6 +44,11 @@ export interface AppServerOptions {
   engine?: object;
   /** Visitors' reads of the public endpoints answered from memory (public-api-cache.ts); absent: all through Astro. */
   publicApi?: PublicApiCache;
+  /**
+   * Counts a visitor's view of a page, of the capability statement or of a document (services/visits.ts
+   * `countView`, which decides whether it counts); absent: nothing is counted.
+   */
+  countView?: (view: ViewRequest) => void;
   /** Open-connection caps (connection-limits.ts); by default from the open-file limit. */
   connectionLimits?: ConnectionLimits;
   /**
@@ -197,7 +205,41 @@ interface Exchange {
   kept: HeldAnswer | undefined;
   /** A visitor's read of a public endpoint that may be answered from memory (public-api-cache.ts). */
   publicRead: boolean;
+  /** The connection comes from a trusted proxy (its X-Forwarded-For names the client). */
+  trusted: boolean;
 }
+
+/** The client's address: the last X-Forwarded-For hop when a trusted proxy sent it, else the socket's. */
+function clientIpOf(req: http.IncomingMessage, trusted: boolean): string {
+  const forwarded = trusted ? single(req.headers['x-forwarded-for']) : undefined;
+  const last = forwarded
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .pop();
+  return last ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/** A page view, a statement or a document download: what visits count (a GET, never HEAD nor an asset). */
+function counted(x: Exchange, isView: boolean, count: AppServerOptions['countView']): void {
+  if (!count || x.req.method !== 'GET' || !isView) return;
+  const target = x.req.url ?? '';
+  const q = target.indexOf('?');
+  const cookie = single(x.req.headers.cookie);
+  const view: ViewRequest = {
+    path: x.pathname,
+    query: q === -1 ? '' : target.slice(q + 1),
+    ip: clientIpOf(x.req, x.trusted),
+    headers: x.req.headers,
+    signedIn: cookie !== undefined && SESSION_COOKIE.test(cookie),
+  };
+  // Counted once answered, and only when something was found (a 200, or a 304 for a page seen before).
+  x.res.once('finish', () => {
+    if (x.res.statusCode < 400) count(view);
+  });
+}
+
+const isPageFile = (file: StaticFile, pathname: string) => file.type.startsWith('text/html') || pathname === GENERATED_STATEMENT_PATH;
 
 /**
  * A route answers the requests it matches; the first route that matches answers. `next` hands the
@@ -255,7 +297,9 @@ function routes(opts: AppServerOptions): Route[] {
     {
       name: 'local uploads (/uploads/<key>)',
       matches: ({ pathname }) => opts.uploads !== undefined && pathname.startsWith(UPLOADS_PREFIX),
-      answer: ({ req, res, pathname, secure }) => {
+      answer: (x) => {
+        const { req, res, pathname, secure } = x;
+        counted(x, pathname.endsWith('.pdf'), opts.countView);
         serveUpload(req, res, pathname, { ...opts.uploads!, secure }).catch((err) => {
           log.error('upload read failed', { id: req.headers['x-request-id'], path: pathname, err });
           if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
@@ -266,7 +310,10 @@ function routes(opts: AppServerOptions): Route[] {
     {
       name: 'a file of the release',
       matches: ({ req, file }) => file !== undefined && isRead(req.method),
-      answer: ({ req, res, file, secure }) => sendStatic(req, res, file!, secure),
+      answer: (x) => {
+        counted(x, isPageFile(x.file!, x.pathname), opts.countView);
+        sendStatic(x.req, x.res, x.file!, x.secure);
+      },
     },
     {
       name: 'a public read: its kept answer, or one made and kept now',
@@ -395,7 +442,7 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     const kept = publicRead && !file ? opts.publicApi!.get(pathname) : undefined;
     // Plain static reads are logged only with the access log on.
     if (!((file !== undefined || kept !== undefined) && isRead(req.method)) || opts.accessLog) trackRequest(req, res, pathname, trusted);
-    dispatch({ req, res, pathname, secure, file, kept, publicRead }, 0);
+    dispatch({ req, res, pathname, secure, file, kept, publicRead, trusted }, 0);
   });
 
   trackInFlight(server);

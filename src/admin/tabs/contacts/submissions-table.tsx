@@ -7,6 +7,7 @@ import { useSetSpam, useSetSubmissionStatus, type Submission } from '../../api/c
 import { formatDateTime } from '../../components/load-state';
 import { StackTable } from '../../components/stack-table';
 import { BuyerFactsLine } from './buyer-facts-line';
+import { cameFrom } from '#shared/visits.ts';
 import { DeliveryBadge } from './delivery';
 import { EmailAddress } from './email-address';
 
@@ -61,6 +62,7 @@ export function SubmissionsTable({
                   {s.message}
                 </p>
                 {spamView && s.spamReason && <p className="mt-1 text-xs text-muted">Held as spam: {s.spamReason}</p>}
+                {cameFrom(s) && <p className="mt-1 text-xs break-words text-muted">{cameFrom(s)}</p>}
               </td>
               <td data-label="Date" className="py-2 pr-3 whitespace-nowrap">
                 {formatDateTime(s.createdAt)}

@@ -7,3 +7,4 @@ export * from './uploads';
 export * from './leads';
 export * from './system';
 export * from './company';
+export * from './visits';

@@ -35,6 +35,15 @@ export const contactSubmissions = pgTable(
      * for the hourly digest instead of an e-mail of its own.
      */
     heldForDigest: boolean('held_for_digest').notNull().default(false),
+    /**
+     * The visit the inquiry came from (services/visits.ts): the first page that visitor opened
+     * that day, the referring host and the campaign's UTM values. Null when it was not counted.
+     */
+    visitLanding: text('visit_landing'),
+    visitReferrer: text('visit_referrer'),
+    visitSource: text('visit_source'),
+    visitMedium: text('visit_medium'),
+    visitCampaign: text('visit_campaign'),
     ...timestamps,
   },
   // The inbox pages by (created_at, id) within a view; the search's trigram index over the text
