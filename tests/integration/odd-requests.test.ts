@@ -54,4 +54,9 @@ describe('[SECURITY] odd request targets', () => {
   it('[SECURITY][HOST]: one Host header is served as before', async () => {
     expect((await raw('GET /api/content/header/active HTTP/1.1')).status).toBe(200);
   });
+
+  it('[VISITS]: the path where a trusted proxy reports page views is an unknown page to anyone else (no proxy here)', async () => {
+    const res = await raw('GET /.count-view HTTP/1.1\r\nX-Original-URI: /\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0');
+    expect(res.status).toBe(404);
+  });
 });

@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotContent } from '#server/content/site-content.ts';
-import { contactSubmissions } from '#server/db/schema/index.ts';
+import { contactSubmissions, pageViews } from '#server/db/schema/index.ts';
 import { htmlCsp } from '#server/security-headers.ts';
 import { freePort } from './helpers/ports';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
@@ -312,6 +312,49 @@ describe('[SECURITY][PROXY] nginx serves the live release as the app would', { t
     const about = await call(`${tlsUrl}/about`);
     expect(about.headers['content-security-policy']).toContain("script-src 'self'");
     expect(about.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('a page nginx serves from disk is counted once, by the app, without the answer waiting; assets, HEAD and a crawler are not', async () => {
+    const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    await bundleApi.flushVisits();
+    await server.db.delete(pageViews);
+    const page = await call(`${tlsUrl}/about?utm_source=nginx-test&utm_campaign=proxy`, {
+      from: '127.0.0.9',
+      headers: { 'user-agent': chrome, referer: 'https://sam.gov/opp/1' },
+    });
+    expect(page.status).toBe(200);
+    expect(FROM_DISK.test(String(page.headers.etag))).toBe(true);
+    const asset = files().find((p) => p.startsWith('/_astro/'))!;
+    expect((await call(`${tlsUrl}${asset}`, { headers: { 'user-agent': chrome } })).status).toBe(200);
+    expect((await call(`${tlsUrl}/about`, { method: 'HEAD', headers: { 'user-agent': chrome } })).status).toBe(200);
+    expect((await call(`${tlsUrl}/services`, { headers: { 'user-agent': 'Mozilla/5.0 (compatible; bingbot/2.0)' } })).status).toBe(200);
+    // The report reaches the app a moment after the answer: wait for it, then for anything more.
+    let views: (typeof pageViews.$inferSelect)[] = [];
+    for (let i = 0; i < 50 && views.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await bundleApi.flushVisits();
+      views = await server.db.select().from(pageViews);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    await bundleApi.flushVisits();
+    views = await server.db.select().from(pageViews);
+    expect(views).toHaveLength(1);
+    expect(views[0]).toMatchObject({
+      path: '/about',
+      referrer: 'sam.gov',
+      utmSource: 'nginx-test',
+      utmCampaign: 'proxy',
+      device: 'desktop',
+    });
+    // The report's address is the visitor's, as nginx saw it: another address is another visitor.
+    await call(`${tlsUrl}/about`, { from: '127.0.0.10', headers: { 'user-agent': chrome } });
+    await call(`${tlsUrl}/about`, { from: '127.0.0.9', headers: { 'user-agent': chrome } });
+    for (let i = 0; i < 50 && views.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await bundleApi.flushVisits();
+      views = await server.db.select().from(pageViews);
+    }
+    expect(new Set(views.map((v) => v.visitor)).size).toBe(2);
   });
 
   it('answers 304 to its own entity tag, and HEAD without a body', async () => {

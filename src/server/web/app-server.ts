@@ -220,19 +220,30 @@ function clientIpOf(req: http.IncomingMessage, trusted: boolean): string {
   return last ?? req.socket.remoteAddress ?? 'unknown';
 }
 
+/**
+ * Where the shipped nginx config reports each page it served from disk (a `mirror` subrequest,
+ * deploy/nginx/procurement-site.conf): the original request's headers, its target in
+ * X-Original-URI. Heard only from a trusted proxy; the answer is an empty 204 at once.
+ */
+export const VIEW_REPORT_PATH = '/.count-view';
+
+/** The view as visits read it, of a request for `target` (the page's path and its query). */
+function viewOf(req: http.IncomingMessage, target: string, trusted: boolean): ViewRequest {
+  const q = target.indexOf('?');
+  const cookie = single(req.headers.cookie);
+  return {
+    path: pathOf(target),
+    query: q === -1 ? '' : target.slice(q + 1),
+    ip: clientIpOf(req, trusted),
+    headers: req.headers,
+    signedIn: cookie !== undefined && SESSION_COOKIE.test(cookie),
+  };
+}
+
 /** A page view, a statement or a document download: what visits count (a GET, never HEAD nor an asset). */
 function counted(x: Exchange, isView: boolean, count: AppServerOptions['countView']): void {
   if (!count || x.req.method !== 'GET' || !isView) return;
-  const target = x.req.url ?? '';
-  const q = target.indexOf('?');
-  const cookie = single(x.req.headers.cookie);
-  const view: ViewRequest = {
-    path: x.pathname,
-    query: q === -1 ? '' : target.slice(q + 1),
-    ip: clientIpOf(x.req, x.trusted),
-    headers: x.req.headers,
-    signedIn: cookie !== undefined && SESSION_COOKIE.test(cookie),
-  };
+  const view = viewOf(x.req, x.req.url ?? '', x.trusted);
   // Counted once answered, and only when something was found (a 200, or a 304 for a page seen before).
   x.res.once('finish', () => {
     if (x.res.statusCode < 400) count(view);
@@ -294,6 +305,17 @@ function routes(opts: AppServerOptions): Route[] {
   };
 
   return [
+    {
+      name: 'a page view the proxy served and reports',
+      matches: ({ pathname, trusted }) => pathname === VIEW_REPORT_PATH && trusted,
+      answer: ({ req, res }) => {
+        const target = single(req.headers['x-original-uri']) ?? '';
+        const file = target.startsWith('/') ? staticFileFor(opts.site(), pathOf(target)) : undefined;
+        if (opts.countView && req.method === 'GET' && file && isPageFile(file, pathOf(target))) opts.countView(viewOf(req, target, true));
+        res.statusCode = 204;
+        res.end();
+      },
+    },
     {
       name: 'local uploads (/uploads/<key>)',
       matches: ({ pathname }) => opts.uploads !== undefined && pathname.startsWith(UPLOADS_PREFIX),
@@ -441,7 +463,9 @@ export function createAppServer(opts: AppServerOptions): http.Server {
     const file = staticFileFor(opts.site(), pathname);
     const kept = publicRead && !file ? opts.publicApi!.get(pathname) : undefined;
     // Plain static reads are logged only with the access log on.
-    if (!((file !== undefined || kept !== undefined) && isRead(req.method)) || opts.accessLog) trackRequest(req, res, pathname, trusted);
+    // So are the proxy's reports of the pages it served (it logs those itself).
+    const quiet = ((file !== undefined || kept !== undefined) && isRead(req.method)) || (pathname === VIEW_REPORT_PATH && trusted);
+    if (!quiet || opts.accessLog) trackRequest(req, res, pathname, trusted);
     dispatch({ req, res, pathname, secure, file, kept, publicRead, trusted }, 0);
   });
 
