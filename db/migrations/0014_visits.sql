@@ -8,6 +8,7 @@ CREATE TABLE "page_view" (
 	"utm_campaign" text,
 	"device" text NOT NULL,
 	"visitor" text NOT NULL,
+	"views" integer DEFAULT 1 NOT NULL,
 	"at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -30,5 +31,4 @@ ALTER TABLE "contact_submission" ADD COLUMN "visit_referrer" text;--> statement-
 ALTER TABLE "contact_submission" ADD COLUMN "visit_source" text;--> statement-breakpoint
 ALTER TABLE "contact_submission" ADD COLUMN "visit_medium" text;--> statement-breakpoint
 ALTER TABLE "contact_submission" ADD COLUMN "visit_campaign" text;--> statement-breakpoint
-CREATE INDEX "page_view_day_idx" ON "page_view" USING btree ("day","path");--> statement-breakpoint
 CREATE INDEX "page_view_visitor_idx" ON "page_view" USING btree ("day","visitor","id");

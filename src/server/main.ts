@@ -128,7 +128,8 @@ async function run(astro: AstroParts): Promise<void> {
     engine: engineLocals(store),
     trustProxy: e.TRUST_PROXY,
     accessLog: e.ACCESS_LOG,
-    countView,
+    // ANALYTICS=off: no counting code runs at all.
+    countView: e.ANALYTICS ? countView : undefined,
     publicApi: keepPublicAnswers ? createPublicApiCache(astro.answerAnonymously, store.live.generation) : undefined,
     // With Vercel Blob, image and document URLs point at Blob; only local files are served here.
     // An inactive or deleted document's PDF is not served (images need no database look-up).

@@ -6,7 +6,7 @@ anon('[ADMIN][SHELL]: signed out, /admin redirects to /auth', async ({ page }) =
   await expect(page).toHaveURL(/\/auth$/);
 });
 
-test('[ADMIN][SHELL]: header badge and the nine tabs, drawn as a frame with skeletons before the app runs', async ({ page }) => {
+test('[ADMIN][SHELL]: header badge and the ten tabs, drawn as a frame with skeletons before the app runs', async ({ page }) => {
   // The page's scripts are held back: what shows is the static HTML alone.
   const held: (() => Promise<void>)[] = [];
   let holding = true;
@@ -27,6 +27,7 @@ test('[ADMIN][SHELL]: header badge and the nine tabs, drawn as a frame with skel
   // The Contacts tab also shows how many inquiries are new, when there are any.
   await expect(tabs).toHaveText([
     /^Contacts(\d+ \(\d+ new\))?$/,
+    'Visits',
     'Homepage',
     'Services',
     'Documents',
@@ -76,13 +77,13 @@ test('[ADMIN][SHELL]: keyboard moves between tabs; the tab is kept in the URL', 
   await page.goto('/admin');
   await page.getByRole('tab', { name: 'Contacts' }).focus();
   await page.keyboard.press('ArrowRight');
-  await expect(page.getByRole('tab', { name: 'Homepage' })).toBeFocused();
+  await expect(page.getByRole('tab', { name: 'Visits' })).toBeFocused();
   // Manual activation: a tab opens on Enter or Space, so an editor with changes is asked about once.
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('tab', { name: 'Homepage' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page).toHaveURL(/#homepage$/);
+  await expect(page.getByRole('tab', { name: 'Visits' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/#visits$/);
   await page.reload();
-  await expect(page.getByRole('tab', { name: 'Homepage' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Visits' })).toHaveAttribute('aria-selected', 'true');
 });
 
 test('[ADMIN][ACTIVITY]: the Activity panel lists the latest changes', async ({ page }) => {

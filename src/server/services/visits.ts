@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import { isbot } from 'isbot';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { contactSubmissions, pageViews, visitSalts, visitTotals } from '../db/schema';
 import { getDb } from '../db/client';
 import { rowsOf } from '../db/backup';
@@ -38,18 +38,21 @@ export interface ViewRequest {
   signedIn: boolean;
 }
 
+/**
+ * A request counted and not written yet, as it came: the hot path only files it (a visitor
+ * reading the same page again adds to its `views`); the batch works out the rest when written.
+ */
 interface PendingView {
-  day: string;
+  /** When it was first seen (ms): its day. */
+  at: number;
   path: string;
-  referrer: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  device: Device;
+  query: string;
   /** Kept in memory only until the batch is written: the visitor key is made from them then. */
   ip: string;
   userAgent: string;
-  at: Date;
+  referer: string | undefined;
+  host: string | undefined;
+  views: number;
 }
 
 const header = (headers: ViewRequest['headers'], name: string): string | undefined => {
@@ -64,12 +67,24 @@ function deviceOf(userAgent: string): Device {
   return 'desktop';
 }
 
-/** Whether a request for a page is counted at all (ANALYTICS on; not GPC, DNT, a bot or a signed-in session). */
-function countable(view: Pick<ViewRequest, 'headers' | 'signedIn'>): boolean {
-  if (!env().ANALYTICS || view.signedIn) return false;
-  if (header(view.headers, 'sec-gpc') === '1' || header(view.headers, 'dnt') === '1') return false;
+/** The browser's name, when the request is counted at all (ANALYTICS on; not GPC, DNT, a bot or a signed-in session). */
+function countedAgent(view: Pick<ViewRequest, 'headers' | 'signedIn'>): string | undefined {
+  if (!env().ANALYTICS || view.signedIn) return undefined;
+  if (view.headers['sec-gpc'] === '1' || view.headers.dnt === '1') return undefined;
   const ua = header(view.headers, 'user-agent');
-  return ua !== undefined && ua !== '' && !isbot(ua);
+  return ua && !knownBot(ua) ? ua : undefined;
+}
+
+/** `isbot` for each browser name seen lately (its pattern is long; a site sees the same few names over and over). */
+const botNames = new Map<string, boolean>();
+function knownBot(userAgent: string): boolean {
+  let bot = botNames.get(userAgent);
+  if (bot === undefined) {
+    bot = isbot(userAgent);
+    if (botNames.size >= 500) botNames.delete(botNames.keys().next().value!);
+    botNames.set(userAgent, bot);
+  }
+  return bot;
 }
 
 /** The referring site's host, without `www.`; null for none, an unreadable one, or this site itself. */
@@ -96,34 +111,55 @@ const utm = (params: URLSearchParams, name: string): string | null => {
 };
 
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-let pending: PendingView[] = [];
+/** What a page view records, worked out from the request as it came (at the batch's write). */
+function recorded(v: PendingView) {
+  const params = v.query ? new URLSearchParams(v.query) : undefined;
+  return {
+    day: dayOf(new Date(v.at)),
+    path: v.path.slice(0, 200),
+    referrer: referrerHost(v.referer, v.host),
+    utmSource: params ? utm(params, 'utm_source') : null,
+    utmMedium: params ? utm(params, 'utm_medium') : null,
+    utmCampaign: params ? utm(params, 'utm_campaign') : null,
+    device: deviceOf(v.userAgent),
+  };
+}
+
+let pending = new Map<string, PendingView>();
 let timer: NodeJS.Timeout | undefined;
 let flushing: Promise<void> | undefined;
 const salts = new Map<string, string>();
-const FLUSH_AT = 200;
+/** When the day of the views waiting ends (ms). */
+let batchDayEnds = 0;
+const FLUSH_AT = 1000;
+const MAX_WAITING_BATCHES = 10;
+let waitingBatches = 0;
+let droppedSaid = false;
 const FLUSH_MS = 2_000;
 
 /** Records a page view (if it is counted): in memory at once, written with the next batch. Never throws. */
 export function countView(view: ViewRequest): void {
   try {
-    if (!countable(view)) return;
-    const ua = header(view.headers, 'user-agent')!;
-    const params = new URLSearchParams(view.query);
-    const at = clockNow();
-    pending.push({
-      day: dayOf(at),
-      path: view.path.slice(0, 200),
-      referrer: referrerHost(header(view.headers, 'referer'), header(view.headers, 'host')),
-      utmSource: utm(params, 'utm_source'),
-      utmMedium: utm(params, 'utm_medium'),
-      utmCampaign: utm(params, 'utm_campaign'),
-      device: deviceOf(ua),
-      ip: storedAddress(view.ip) ?? view.ip,
-      userAgent: ua,
-      at,
-    });
-    if (pending.length >= FLUSH_AT) void flushVisits();
+    const ua = countedAgent(view);
+    if (ua === undefined) return;
+    // The views waiting are all of one day: a new day starts a new batch.
+    const now = clockNow().getTime();
+    if (now >= batchDayEnds) {
+      if (pending.size > 0) void flushVisits();
+      batchDayEnds = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    }
+    const referer = header(view.headers, 'referer');
+    const key = `${view.ip}\n${ua}\n${view.path}\n${view.query}\n${referer ?? ''}`;
+    const same = pending.get(key);
+    if (same) {
+      same.views++;
+      return;
+    }
+    const host = header(view.headers, 'host');
+    pending.set(key, { at: now, path: view.path, query: view.query, ip: view.ip, userAgent: ua, referer, host, views: 1 });
+    if (pending.size >= FLUSH_AT) void flushVisits();
     else timer ??= setTimeout(() => void flushVisits(), FLUSH_MS).unref();
   } catch (err) {
     log.warn('page view not counted', { err });
@@ -134,7 +170,8 @@ export function countView(view: ViewRequest): void {
 export function forgetVisits(): void {
   clearTimeout(timer);
   timer = undefined;
-  pending = [];
+  pending = new Map();
+  batchDayEnds = 0;
   salts.clear();
 }
 
@@ -153,27 +190,57 @@ async function saltFor(db: Db, day: string): Promise<string> {
 }
 
 function visitorKey(salt: string, ip: string, userAgent: string): string {
-  return createHash('sha256').update(`${salt}\0${env().SITE_URL}\0${ip}\0${userAgent}`).digest('hex').slice(0, 16);
+  const address = storedAddress(ip) ?? ip;
+  return createHash('sha256').update(`${salt}\0${env().SITE_URL}\0${address}\0${userAgent}`).digest('hex').slice(0, 16);
 }
 
 /** Writes the views waiting in memory (a batch a call). A failed write is logged and dropped: counting never holds a visitor. */
 export function flushVisits(): Promise<void> {
   clearTimeout(timer);
   timer = undefined;
-  const batch = pending;
-  pending = [];
+  const batch = [...pending.values()];
+  pending = new Map();
+  // While the database is slow or away, batches wait their turn: past a few, new ones are
+  // dropped (and said once), so a flood during an outage cannot fill the memory.
+  if (waitingBatches >= MAX_WAITING_BATCHES) {
+    if (!droppedSaid) log.warn('page views dropped: the database is not keeping up', { views: batch.length });
+    droppedSaid = true;
+    return flushing ?? Promise.resolve();
+  }
+  droppedSaid = false;
+  waitingBatches++;
   const previous = flushing ?? Promise.resolve();
   const run = previous.then(async () => {
+    waitingBatches--;
     if (batch.length === 0) return;
     try {
       const db = await getDb();
-      const rows = [];
+      // One row per visitor, page and landing details: a page read again, or a flood of one
+      // client's requests, adds to its row's views instead of a row each.
+      const rows = new Map<string, typeof pageViews.$inferInsert & { views: number }>();
       for (const v of batch) {
-        const salt = await saltFor(db, v.day);
-        const { ip, userAgent, ...kept } = v;
-        rows.push({ ...kept, visitor: visitorKey(salt, ip, userAgent) });
+        const row = recorded(v);
+        const visitor = visitorKey(await saltFor(db, row.day), v.ip, v.userAgent);
+        const key = JSON.stringify([visitor, ...Object.values(row)]);
+        const same = rows.get(key);
+        if (same) same.views += v.views;
+        else rows.set(key, { ...row, visitor, views: v.views });
       }
-      await db.insert(pageViews).values(rows);
+      // The rows as one JSON parameter: on the embedded database a thousand rows' worth of bind
+      // parameters cost about three times as much as the database reading them from JSON.
+      const values = [...rows.values()].map((r) => [
+        r.day,
+        r.path,
+        r.referrer,
+        r.utmSource,
+        r.utmMedium,
+        r.utmCampaign,
+        r.device,
+        r.visitor,
+        r.views,
+      ]);
+      await db.execute(sql`insert into ${pageViews} (day, path, referrer, utm_source, utm_medium, utm_campaign, device, visitor, views)
+        select (r->>0)::date, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, (r->>8)::int from json_array_elements(${JSON.stringify(values)}::json) r`);
     } catch (err) {
       log.warn('page views not written', { views: batch.length, err });
     }
@@ -198,17 +265,19 @@ export async function visitOf(
   visitCampaign: string | null;
 } | null> {
   if (!env().ANALYTICS || !userAgent) return null;
-  const address = storedAddress(ip) ?? ip;
   const day = dayOf(clockNow());
-  const first =
-    pending.find((v) => v.day === day && v.ip === address && v.userAgent === userAgent) ??
-    (await db
-      .select()
-      .from(pageViews)
-      .where(and(eq(pageViews.day, day), eq(pageViews.visitor, visitorKey(await saltFor(db, day), address, userAgent))))
-      .orderBy(asc(pageViews.id))
-      .limit(1)
-      .then((rows) => rows[0]));
+  // The views already written came first; else the first of those waiting in memory.
+  const [written] = await db
+    .select()
+    .from(pageViews)
+    .where(and(eq(pageViews.day, day), eq(pageViews.visitor, visitorKey(await saltFor(db, day), ip, userAgent))))
+    .orderBy(asc(pageViews.id))
+    .limit(1);
+  const address = storedAddress(ip) ?? ip;
+  const waiting = [...pending.values()].find(
+    (v) => v.userAgent === userAgent && (storedAddress(v.ip) ?? v.ip) === address && dayOf(new Date(v.at)) === day,
+  );
+  const first = written ?? (waiting && recorded(waiting));
   if (!first) return null;
   return {
     visitLanding: first.path,
@@ -219,44 +288,64 @@ export async function visitOf(
   };
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const daysBefore = (day: string, n: number) => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS));
 
-/** `(day, visitor)`'s first view: its source, campaign and device. */
-const landings = (from: string) => sql`
+/** Each `(day, visitor)`'s first view after the day `after`: its source, campaign and device. */
+const landings = (after: string) => sql`
   select distinct on (day, visitor) day, visitor,
     coalesce(utm_source, referrer, ${DIRECT}) as source, utm_campaign as campaign, device
-  from ${pageViews} where day >= ${from}
+  from ${pageViews} where day > ${after}
   order by day, visitor, id`;
 
+/** The last day whose totals are written (the day before the first page views read live), or null. */
+async function rolledThrough(db: Db | Tx): Promise<string | null> {
+  const [row] = await db
+    .select({ day: sql<string | null>`max(${visitTotals.day})::text` })
+    .from(visitTotals)
+    .where(eq(visitTotals.dimension, 'all'));
+  return row?.day ?? null;
+}
+
+/** A day is rolled up once it is over by this long: views of its last seconds are written by then. */
+const SETTLE_MS = 10 * 60_000;
+
 /**
- * The daily roll-up (once a day across instances): page views older than 30 days become daily
- * totals and are deleted, totals older than 25 months are deleted, and so are past days' salts.
+ * The daily roll-up (once a day across instances): each day that is over becomes daily totals
+ * (the Visits tab reads those, and only today's views live); page views older than 30 days are
+ * then deleted, totals older than 25 months too, and so are past days' salts.
  */
-export async function rollUpVisits(db: Db, opts: { now?: Date } = {}): Promise<{ days: number; views: number } | null> {
+export async function rollUpVisits(db: Db, opts: { now?: Date } = {}): Promise<{ days: number; deleted: number } | null> {
   const at = opts.now ?? clockNow();
-  const today = dayOf(at);
-  return db.transaction(async (tx) => {
+  const today = dayOf(new Date(at.getTime() - SETTLE_MS));
+  const done = await db.transaction(async (tx) => {
     const last = await lockJob<{ day: string }>(tx, 'visits roll-up');
     if (last?.day === today) return null;
-    await tx.delete(visitSalts).where(lt(visitSalts.day, today));
-    const cutoff = daysBefore(today, RAW_VIEW_DAYS);
-    const old = sql`day < ${cutoff}`;
-    const all = sql`select day, 'all', '', count(*), count(distinct visitor) from ${pageViews} where ${old} group by day`;
-    const paths = sql`select day, 'path', path, count(*), count(distinct visitor) from ${pageViews} where ${old} group by day, path`;
-    const firsts = sql`select * from (${landings('0001-01-01')}) f where ${old}`;
-    await tx.execute(sql`insert into ${visitTotals} (day, dimension, key, views, visitors) ${all} union all ${paths}
+    await tx.delete(visitSalts).where(lt(visitSalts.day, dayOf(at)));
+    const after = (await rolledThrough(tx)) ?? '0001-01-01';
+    const over = sql`day > ${after} and day < ${today}`;
+    const all = sql`select day, 'all', '', sum(views), count(distinct visitor) from ${pageViews} where ${over} group by day`;
+    const paths = sql`select day, 'path', path, sum(views), count(distinct visitor) from ${pageViews} where ${over} group by day, path`;
+    const firsts = sql`select * from (${landings(after)}) f where ${over}`;
+    const written = await tx.execute(sql`insert into ${visitTotals} (day, dimension, key, views, visitors) ${all} union all ${paths}
       union all select day, 'source', source, 0, count(*) from (${firsts}) l group by day, source
       union all select day, 'campaign', campaign, 0, count(*) from (${firsts}) l where campaign is not null group by day, campaign
       union all select day, 'device', device, 0, count(*) from (${firsts}) l group by day, device
-      on conflict do nothing`);
-    const deleted = await tx.delete(pageViews).where(lt(pageViews.day, cutoff)).returning({ day: pageViews.day });
+      on conflict do nothing returning day`);
+    const deleted = await tx
+      .delete(pageViews)
+      .where(lt(pageViews.day, daysBefore(today, RAW_VIEW_DAYS)))
+      .returning({ id: pageViews.id });
     const keepFrom = new Date(at);
     keepFrom.setUTCMonth(keepFrom.getUTCMonth() - TOTALS_MONTHS);
     await tx.delete(visitTotals).where(lt(visitTotals.day, dayOf(keepFrom)));
     await recordJobRun(tx, 'visits roll-up', { day: today });
-    return { days: new Set(deleted.map((d) => d.day)).size, views: deleted.length };
+    return { days: new Set(rowsOf<{ day: string }>(written).map((r) => String(r.day))).size, deleted: deleted.length };
   });
+  // The deleted rows' space is made reusable now: the embedded database runs no autovacuum, and
+  // without this the table would keep every row it ever held.
+  if (done && done.deleted > 0)
+    await db.execute(sql`vacuum page_view`).catch((err: unknown) => log.warn('vacuum of page_view failed', { err }));
+  return done;
 }
 
 type Counted = { key: string; visitors: number; views: number };
@@ -282,21 +371,26 @@ export async function visitsReport(db: Db, days: number): Promise<VisitsReport> 
   const from = daysBefore(today, days - 1);
   const empty = { visitors: 0, views: 0, inquiries: 0, statementDownloads: 0 };
   if (!env().ANALYTICS) return { counting: false, days, series: [], totals: empty, pages: [], sources: [], campaigns: [], devices: [] };
-  // Days not rolled up yet come from the page views, earlier ones from the totals: the roll-up
-  // moves a day from one to the other in one transaction, so a day is in one or the other.
+  // Days that are over come from their totals, the days after them (today) from the page views
+  // themselves: a day's totals are written once (the roll-up), so no day is read twice.
+  const through = (await rolledThrough(db)) ?? '0001-01-01';
+  const live = through >= from ? through : daysBefore(from, 1);
   const [rawDays, rolled, rawPages, rawLandings, inquiries, statement] = await Promise.all([
     rows<{ day: string; views: number; visitors: number }>(
       db,
-      sql`select day::text as day, count(*) as views, count(distinct visitor) as visitors from ${pageViews} where day >= ${from} group by day`,
+      sql`select day::text as day, sum(views) as views, count(distinct visitor) as visitors from ${pageViews} where day > ${live} group by day`,
     ),
-    db.select().from(visitTotals).where(gte(visitTotals.day, from)),
+    db
+      .select()
+      .from(visitTotals)
+      .where(and(gte(visitTotals.day, from), lte(visitTotals.day, through))),
     rows<Counted>(
       db,
-      sql`select path as key, count(*) as views, count(distinct (day, visitor)) as visitors from ${pageViews} where day >= ${from} group by path`,
+      sql`select path as key, sum(views) as views, count(distinct (day, visitor)) as visitors from ${pageViews} where day > ${live} group by path`,
     ),
     rows<{ source: string; campaign: string | null; device: string; visitors: number }>(
       db,
-      sql`select source, campaign, device, count(*) as visitors from (${landings(from)}) l group by source, campaign, device`,
+      sql`select source, campaign, device, count(*) as visitors from (${landings(live)}) l group by source, campaign, device`,
     ),
     rows<{ source: string | null; inquiries: number }>(
       db,

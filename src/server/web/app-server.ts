@@ -225,7 +225,7 @@ function clientIpOf(req: http.IncomingMessage, trusted: boolean): string {
  * deploy/nginx/procurement-site.conf): the original request's headers, its target in
  * X-Original-URI. Heard only from a trusted proxy; the answer is an empty 204 at once.
  */
-export const VIEW_REPORT_PATH = '/.count-view';
+const VIEW_REPORT_PATH = '/.count-view';
 
 /** The view as visits read it, of a request for `target` (the page's path and its query). */
 function viewOf(req: http.IncomingMessage, target: string, trusted: boolean): ViewRequest {
@@ -240,14 +240,18 @@ function viewOf(req: http.IncomingMessage, target: string, trusted: boolean): Vi
   };
 }
 
-/** A page view, a statement or a document download: what visits count (a GET, never HEAD nor an asset). */
+/**
+ * A page view, a statement or a document download: what visits count (a GET, never HEAD nor an
+ * asset), once answered, and only when something was found (a 200, or a 304 for a page seen before).
+ * Called after the answer was started: a file held in memory has been sent by then.
+ */
 function counted(x: Exchange, isView: boolean, count: AppServerOptions['countView']): void {
   if (!count || x.req.method !== 'GET' || !isView) return;
-  const view = viewOf(x.req, x.req.url ?? '', x.trusted);
-  // Counted once answered, and only when something was found (a 200, or a 304 for a page seen before).
-  x.res.once('finish', () => {
-    if (x.res.statusCode < 400) count(view);
-  });
+  const done = () => {
+    if (x.res.statusCode < 400) count(viewOf(x.req, x.req.url ?? '', x.trusted));
+  };
+  if (x.res.writableEnded) done();
+  else x.res.once('finish', done);
 }
 
 const isPageFile = (file: StaticFile, pathname: string) => file.type.startsWith('text/html') || pathname === GENERATED_STATEMENT_PATH;
@@ -321,20 +325,20 @@ function routes(opts: AppServerOptions): Route[] {
       matches: ({ pathname }) => opts.uploads !== undefined && pathname.startsWith(UPLOADS_PREFIX),
       answer: (x) => {
         const { req, res, pathname, secure } = x;
-        counted(x, pathname.endsWith('.pdf'), opts.countView);
         serveUpload(req, res, pathname, { ...opts.uploads!, secure }).catch((err) => {
           log.error('upload read failed', { id: req.headers['x-request-id'], path: pathname, err });
           if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
           else res.destroy();
         });
+        counted(x, pathname.endsWith('.pdf'), opts.countView);
       },
     },
     {
       name: 'a file of the release',
       matches: ({ req, file }) => file !== undefined && isRead(req.method),
       answer: (x) => {
-        counted(x, isPageFile(x.file!, x.pathname), opts.countView);
         sendStatic(x.req, x.res, x.file!, x.secure);
+        counted(x, isPageFile(x.file!, x.pathname), opts.countView);
       },
     },
     {

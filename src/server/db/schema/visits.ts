@@ -12,7 +12,10 @@ export const visitSalts = pgTable('visit_salt', {
   salt: text('salt').notNull(),
 });
 
-/** One page view, kept 30 days, then rolled up into `visit_total` and deleted. */
+/**
+ * Page views, kept 30 days, then rolled up into `visit_total` and deleted: a row per visitor,
+ * page and landing details in one written batch, with how many views it stands for.
+ */
 export const pageViews = pgTable(
   'page_view',
   {
@@ -29,9 +32,11 @@ export const pageViews = pgTable(
     device: text('device').notNull(),
     /** First 8 bytes of SHA-256(day's salt ‖ site ‖ address ‖ browser), hex: the same visitor that day only. */
     visitor: text('visitor').notNull(),
+    views: integer('views').notNull().default(1),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('page_view_day_idx').on(t.day, t.path), index('page_view_visitor_idx').on(t.day, t.visitor, t.id)],
+  // One index: by day (the roll-up, today's figures), then visitor (an inquiry's first view).
+  (t) => [index('page_view_visitor_idx').on(t.day, t.visitor, t.id)],
 );
 
 /**
