@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { log } from '../log';
 import { migrationsDir } from '../paths';
+import { EmbeddedClient } from './embedded-client';
 import type { Db, DbHandle } from './types';
 
 /*
@@ -117,18 +117,17 @@ export async function psqlRestore(url: string, file: string): Promise<void> {
   await run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', '--file', file, '--dbname', target], { env });
 }
 
-/** The embedded database's PGlite instance; only a handle opened on PGlite has one. */
-function pgliteOf(handle: DbHandle): PGlite {
+/** The embedded database's client; only a handle opened on PGlite has one. */
+function pgliteOf(handle: DbHandle): EmbeddedClient {
   if (!handle.pglite) throw new Error('This is not the embedded database');
   return handle.pglite;
 }
 
-/** A dump opened in memory (the live database is never touched). */
-async function openDump(dump: Buffer): Promise<{ source: PGlite; db: Db }> {
-  const { PGlite: PGliteClass } = await import('@electric-sql/pglite');
+/** A dump opened in memory, on a thread of its own like the live database (which is never touched). */
+async function openDump(dump: Buffer): Promise<{ source: EmbeddedClient; db: Db }> {
   const { drizzle } = await import('drizzle-orm/pglite');
-  const source = await PGliteClass.create({ loadDataDir: new Blob([new Uint8Array(dump)]) });
-  return { source, db: drizzle(source, { casing: 'snake_case' }) as unknown as Db };
+  const source = await EmbeddedClient.open({ load: dump });
+  return { source, db: drizzle({ client: source as never, casing: 'snake_case' }) as unknown as Db };
 }
 
 /**
@@ -137,7 +136,7 @@ async function openDump(dump: Buffer): Promise<{ source: PGlite; db: Db }> {
  * open is found now rather than on the day it is needed.
  */
 export async function dumpEmbedded(handle: DbHandle): Promise<{ data: Buffer; rows: Record<string, number>; migrations: number }> {
-  const data = Buffer.from(await (await pgliteOf(handle).dumpDataDir('gzip')).arrayBuffer());
+  const data = Buffer.from(await (await pgliteOf(handle).dumpDataDir()).arrayBuffer());
   const { source, db } = await openDump(data);
   try {
     return { data, rows: await countRows(db), migrations: await appliedMigrations(db) };

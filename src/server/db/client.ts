@@ -5,6 +5,7 @@ import { env } from '../env';
 import { log } from '../log';
 import { dataDir, migrationsDir } from '../paths';
 import { appliedMigrations, backupBeforeMigration, migrationNames } from './backup';
+import { EmbeddedClient } from './embedded-client';
 import { acquireDirLock } from './lock';
 import * as schema from './schema';
 import type { Db, DbHandle } from './types';
@@ -74,27 +75,24 @@ async function openPostgres(url: string, schemaName?: string): Promise<DbHandle>
 async function openPglite(dir?: string): Promise<DbHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
-  // Trigram indexes make the inbox's search fast at any size (migration 0006).
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   let release = () => {};
   if (dir) {
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     release = await acquireDirLock(dir);
   }
-  let client: InstanceType<typeof PGlite>;
+  let client: EmbeddedClient;
   // Postgres's default 128 MB of shared buffers is memory the process holds from the start (the
   // server's idle size grew by about as much); a business site's database is a few megabytes,
-  // and the operating system caches its files anyway.
+  // and the operating system caches its files anyway. Trigram indexes (pg_trgm, loaded by the
+  // worker) make the inbox's search fast at any size (migration 0006).
   const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
   try {
-    client = dir
-      ? await PGlite.create(dir, { startParams, extensions: { pg_trgm } })
-      : await PGlite.create({ startParams, extensions: { pg_trgm } });
+    client = await EmbeddedClient.open({ dir, startParams });
   } catch (err) {
     release();
     throw err;
   }
-  const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  const db = drizzle({ client: client as never, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     db,
     kind: 'pglite',

@@ -1,5 +1,5 @@
-import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import type { EmbeddedClient } from './embedded-client';
 import type * as schema from './schema';
 
 /*
@@ -18,8 +18,8 @@ export interface DbHandle {
   kind: 'pglite' | 'postgres';
   /** Human-readable location (directory or masked URL). */
   where: string;
-  /** The embedded database's own client (backups: its data directory dump and COPY). */
-  pglite?: PGlite;
+  /** The embedded database's own client, on its thread (backups: its data directory dump and COPY). */
+  pglite?: EmbeddedClient;
   /** The migrations opening it applied, in order (empty: it was up to date). */
   applied?: string[];
   close(): Promise<void>;

@@ -163,7 +163,7 @@ const SEARCH_COUNT_CAP = 1000;
 /**
  * Rows a search reads in one query where no index finds its words (two letters, or a word in most
  * rows): it walks the list newest first, this many rows at a time (a few milliseconds on the embedded
- * database, which runs on the server's own thread) and lets other requests run between them.
+ * database, which answers one query at a time) and lets other requests' queries run between them.
  */
 const WALK_ROWS = 250;
 
@@ -450,8 +450,8 @@ const CSV_HEADER = [
 ];
 /**
  * Rows per query while exporting: memory holds one batch however many rows
- * there are. Small on purpose: on the embedded database a query runs on the server's own thread,
- * so a short one keeps visitors' pages quick during an export; and a batch lives while its CSV is
+ * there are. Small on purpose: the embedded database answers one query at a time, so a short one
+ * keeps other requests' queries quick during an export; and a batch lives while its CSV is
  * sent, so a big one outlives V8's young-generation collections and the process grows during a
  * large export (`npm run bench -- leads` measures it).
  */

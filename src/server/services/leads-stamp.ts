@@ -8,8 +8,8 @@ import type { JsonEntity } from '../conditional';
  * stamp, which triggers bump as any submission, response, reply delivery or replier's name
  * changes commit (migration 0007). A poll that finds the stamp unchanged costs one primary-key
  * read instead of the list's count over every matching row: the tab's poll stays as cheap at
- * 100,000 submissions as at 100, and with the embedded database (which runs queries on the
- * server's own thread) a visitor's page is not held up behind it. The stamp is the row's
+ * 100,000 submissions as at 100, and with the embedded database (which answers one query at a
+ * time) other requests' queries are not held up behind it. The stamp is the row's
  * version (xmin) and counter together, so a database restored to an earlier state never
  * matches an answer cached from another.
  *

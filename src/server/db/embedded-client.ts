@@ -1,0 +1,186 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
+import { log } from '../log';
+import { projectRoot } from '../paths';
+
+/*
+ * The embedded database on a thread of its own (decision 023): PGlite runs in a worker
+ * (pglite-worker.mjs) and this client speaks to it. It offers what drizzle-orm's PGlite driver
+ * and the backups use of PGlite (query, exec, transaction, dumpDataDir, close), so the rest of
+ * the server does not know the difference; only the thread that spends the CPU changes.
+ */
+
+/** What a query or an open transaction offers (drizzle-orm calls `query`; restores use `exec`). */
+interface EmbeddedQueries {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string, options?: QueryOptions): Promise<Results[]>;
+}
+
+export interface EmbeddedTx extends EmbeddedQueries {
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
+interface Message {
+  op: 'query' | 'exec' | 'begin' | 'end' | 'dump' | 'close';
+  sql?: string;
+  params?: unknown[];
+  options?: Record<string, unknown>;
+  tx?: number;
+  commit?: boolean;
+}
+
+interface Answer {
+  id: number;
+  result?: unknown;
+  error?: Record<string, unknown> & { message: string };
+}
+
+/** The worker's file: next to this module in the sources, and in the project's sources for the bundle. */
+function workerFile(): string {
+  const beside = fileURLToPath(new URL('./pglite-worker.mjs', import.meta.url));
+  return fs.existsSync(beside) ? beside : path.join(projectRoot(), 'src', 'server', 'db', 'pglite-worker.mjs');
+}
+
+/** An error from the worker, with Postgres's fields (code, detail, constraint…) as PGlite gives them. */
+function errorFrom(data: Answer['error'] & object): Error {
+  const { message, name, ...fields } = data;
+  const err = Object.assign(new Error(message), fields);
+  if (typeof name === 'string') err.name = name;
+  return err;
+}
+
+/** Query options as they cross threads: parsers are functions, so only their type ids go (see the worker). */
+function wire(options?: QueryOptions): Record<string, unknown> | undefined {
+  if (!options) return undefined;
+  const { parsers, onNotice: _onNotice, serializers: _serializers, ...rest } = options;
+  return parsers ? { ...rest, rawTypes: Object.keys(parsers).map(Number) } : rest;
+}
+
+export class EmbeddedClient implements EmbeddedQueries {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  #lastId = 0;
+  #stopped: Error | undefined;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+  }
+
+  /**
+   * Starts the worker and opens the database in it: on disk in `dir`, or in memory (empty, or
+   * loaded from a `dumpDataDir` archive).
+   */
+  static async open(where: { dir?: string; load?: Buffer; startParams?: string[] }): Promise<EmbeddedClient> {
+    const worker = new Worker(workerFile(), { workerData: where });
+    const client = new EmbeddedClient(worker);
+    await new Promise<void>((resolve, reject) => {
+      const early = (code: number) => reject(new Error(`The embedded database's thread stopped while opening (exit code ${code})`));
+      worker.once('exit', early);
+      worker.once('error', reject);
+      worker.once('message', (answer: Answer) => {
+        worker.off('exit', early);
+        worker.off('error', reject);
+        if (answer.error) reject(errorFrom(answer.error));
+        else resolve();
+      });
+    }).catch(async (err) => {
+      await worker.terminate();
+      throw err;
+    });
+    worker.on('message', (answer: Answer) => client.#answer(answer));
+    worker.on('error', (err) => client.#stop(err));
+    worker.on('exit', (code) => client.#stop(new Error(`The embedded database's thread stopped (exit code ${code})`)));
+    // Like PGlite in the same thread, an idle database does not keep the process alive.
+    worker.unref();
+    return client;
+  }
+
+  #answer(answer: Answer): void {
+    const waiting = this.#pending.get(answer.id);
+    if (!waiting) return;
+    this.#pending.delete(answer.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (answer.error) waiting.reject(errorFrom(answer.error));
+    else waiting.resolve(answer.result);
+  }
+
+  #stop(err: Error): void {
+    if (this.#stopped) return;
+    this.#stopped = err;
+    if (this.#pending.size > 0 || !this.#closing) log.error('the embedded database stopped', { err });
+    for (const waiting of this.#pending.values()) waiting.reject(err);
+    this.#pending.clear();
+  }
+
+  #closing = false;
+
+  #call<T>(message: Message): Promise<T> {
+    if (this.#stopped) return Promise.reject(this.#stopped);
+    const id = ++this.#lastId;
+    if (this.#pending.size === 0) this.#worker.ref();
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ id, ...message });
+    });
+  }
+
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.#call({ op: 'query', sql, params, options: wire(options) });
+  }
+
+  exec(sql: string, options?: QueryOptions): Promise<Results[]> {
+    return this.#call({ op: 'exec', sql, options: wire(options) });
+  }
+
+  /**
+   * Runs `work` in a transaction, as PGlite's `transaction` does: committed when it returns,
+   * rolled back when it throws or calls `rollback`; other queries wait until it ends.
+   */
+  async transaction<T>(work: (tx: EmbeddedTx) => Promise<T>): Promise<T> {
+    const tx = await this.#call<number>({ op: 'begin' });
+    let closed = false;
+    const end = (commit: boolean) => {
+      closed = true;
+      return this.#call<void>({ op: 'end', tx, commit });
+    };
+    const open = () => {
+      if (closed) throw new Error('Transaction is closed');
+    };
+    const client: EmbeddedTx = {
+      query: async (sql, params, options) => (open(), this.#call({ op: 'query', sql, params, options: wire(options), tx })),
+      exec: async (sql, options) => (open(), this.#call({ op: 'exec', sql, options: wire(options), tx })),
+      rollback: async () => (open(), end(false)),
+      get closed() {
+        return closed;
+      },
+    };
+    let result: T;
+    try {
+      result = await work(client);
+    } catch (err) {
+      if (!closed) await end(false).catch(() => {});
+      throw err;
+    }
+    if (!closed) await end(true);
+    return result;
+  }
+
+  /** PGlite's dump of its data directory (a gzipped tar). */
+  dumpDataDir(): Promise<Blob> {
+    return this.#call({ op: 'dump' });
+  }
+
+  async close(): Promise<void> {
+    if (this.#stopped) return;
+    this.#closing = true;
+    try {
+      await this.#call({ op: 'close' });
+    } finally {
+      await this.#worker.terminate();
+    }
+  }
+}
