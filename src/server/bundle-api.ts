@@ -21,7 +21,7 @@ import { forgetNotifyToWarning } from './services/lead-mail';
 import { forgetLeadsAnswers } from './services/leads-stamp';
 import { forgetSearchCounts } from './services/search-limit';
 import { resetStorage } from './storage/storage';
-import { flushVisits, forgetVisits } from './services/visits';
+import { countView, flushVisits, forgetVisits } from './services/visits';
 import { startControlChannel } from './control-channel';
 
 /**
@@ -49,6 +49,7 @@ export const bundleApi = {
   advanceClock,
   authSecret,
   compressionSettled,
+  countView,
   deliverDue,
   flushVisits,
   isServableDocument,

@@ -106,6 +106,33 @@ describe('[VISITS] counted on our own server, with no cookie', { timeout: 120_00
     expect(phone).toMatchObject({ referrer: null, device: 'phone' });
   });
 
+  it('a flood of new visitors is not counted past 200 a second; the next second counts again', async () => {
+    // A thousand requests, each a new address and browser name, within a few milliseconds from
+    // the start of a second (one second boundary at most in between: 200 to 400 counted).
+    const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    await nextSecond();
+    try {
+      for (let i = 0; i < 1000; i++)
+        bundleApi.countView({
+          path: '/flood',
+          query: '',
+          ip: `198.51.100.${i % 250}`,
+          headers: { 'user-agent': `${CHROME} ${i}` },
+          signedIn: false,
+        });
+      const flood = await viewsOf((v) => v.path === '/flood');
+      expect(flood.length).toBeGreaterThanOrEqual(200);
+      expect(flood.length).toBeLessThanOrEqual(400);
+      await t.s.db.delete(pageViews);
+      await nextSecond();
+      await visit('/about', '203.0.113.25', CHROME);
+      expect(await viewsOf((v) => v.path === '/about')).toHaveLength(1);
+    } finally {
+      await t.s.db.delete(pageViews);
+      await nextSecond();
+    }
+  });
+
   it('the same address and browser are one visitor a day, and another one the next day; a past day’s salt is deleted', async () => {
     await visit('/capabilities', '203.0.113.30', CHROME);
     await visit('/capabilities', '203.0.113.30', CHROME);

@@ -67,12 +67,15 @@ function deviceOf(userAgent: string): Device {
   return 'desktop';
 }
 
-/** The browser's name, when the request is counted at all (ANALYTICS on; not GPC, DNT, a bot or a signed-in session). */
-function countedAgent(view: Pick<ViewRequest, 'headers' | 'signedIn'>): string | undefined {
+/**
+ * The browser's name, unless the request asks not to be counted or cannot be (ANALYTICS off, a
+ * signed-in session, GPC, DNT, no name). Whether it is a bot's is asked later, and only of a new
+ * entry: the list's pattern is long.
+ */
+function agentToCount(view: Pick<ViewRequest, 'headers' | 'signedIn'>): string | undefined {
   if (!env().ANALYTICS || view.signedIn) return undefined;
   if (view.headers['sec-gpc'] === '1' || view.headers.dnt === '1') return undefined;
-  const ua = header(view.headers, 'user-agent');
-  return ua && !knownBot(ua) ? ua : undefined;
+  return header(view.headers, 'user-agent') || undefined;
 }
 
 /** `isbot` for each browser name seen lately (its pattern is long; a site sees the same few names over and over). */
@@ -138,11 +141,32 @@ const MAX_WAITING_BATCHES = 10;
 let waitingBatches = 0;
 let droppedSaid = false;
 const FLUSH_MS = 2_000;
+/**
+ * New entries (a visitor, page or landing not seen in this batch) a second past which requests
+ * are a flood, not visitors: a busy small-business site has a few a minute, a load test or an
+ * attack with a new address or browser name each request has thousands. Past it the rest of the
+ * second is not counted (a log line a minute says how many), so a flood neither costs the
+ * serving path a row each nor fills the owner's figures.
+ */
+const MAX_NEW_A_SECOND = 200;
+let floodSecond = 0;
+let newThisSecond = 0;
+let notCounted = 0;
+
+function sayNotCounted(): void {
+  log.warn('page views not counted: more than 200 new visitors or pages a second (a flood)', { views: notCounted });
+  notCounted = 0;
+}
+
+/** A view not counted in a flood: said in a log line a minute later, with the others. */
+function leftOut(): void {
+  if (notCounted++ === 0) setTimeout(sayNotCounted, 60_000).unref();
+}
 
 /** Records a page view (if it is counted): in memory at once, written with the next batch. Never throws. */
 export function countView(view: ViewRequest): void {
   try {
-    const ua = countedAgent(view);
+    const ua = agentToCount(view);
     if (ua === undefined) return;
     // The views waiting are all of one day: a new day starts a new batch.
     const now = clockNow().getTime();
@@ -150,13 +174,22 @@ export function countView(view: ViewRequest): void {
       if (pending.size > 0) void flushVisits();
       batchDayEnds = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
     }
+    // Past the flood's bound, the rest of the second is not counted: nothing more is worked out.
+    const second = Math.floor(now / 1000);
+    if (second !== floodSecond) [floodSecond, newThisSecond] = [second, 0];
+    else if (newThisSecond >= MAX_NEW_A_SECOND) return leftOut();
     const referer = header(view.headers, 'referer');
     const key = `${view.ip}\n${ua}\n${view.path}\n${view.query}\n${referer ?? ''}`;
+    // Only counted requests are filed, so a repeat is no bot: it adds to its entry.
     const same = pending.get(key);
     if (same) {
       same.views++;
       return;
     }
+    // A new entry; a browser name known as a bot's is left out before it counts as one.
+    if (botNames.get(ua) === true) return;
+    if (++newThisSecond > MAX_NEW_A_SECOND) return leftOut();
+    if (knownBot(ua)) return;
     const host = header(view.headers, 'host');
     pending.set(key, { at: now, path: view.path, query: view.query, ip: view.ip, userAgent: ua, referer, host, views: 1 });
     if (pending.size >= FLUSH_AT) void flushVisits();
@@ -172,6 +205,7 @@ export function forgetVisits(): void {
   timer = undefined;
   pending = new Map();
   batchDayEnds = 0;
+  newThisSecond = 0;
   salts.clear();
 }
 
