@@ -57,6 +57,9 @@ export default defineConfig({
   // times the browser's CPU on a two-core machine.
   use: {
     baseURL,
+    // A click or fill that cannot happen fails in 20 s naming its element (twice an expectation's
+    // wait), instead of holding until the test's own timeout says only that time ran out.
+    actionTimeout: 20_000,
     trace: { mode: process.env.E2E_TRACE === 'off' ? 'off' : 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
   },
