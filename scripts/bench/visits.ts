@@ -9,10 +9,11 @@
  *   for 90 days;
  * - a page's throughput with counting on and off (ANALYTICS), with wrk on a core of its own: one
  *   visitor reading the page over and over, and every request a new visitor (its own browser
- *   name, a Lua script): goal within 5 %. Runs of a few seconds on a 2-core machine differ by
- *   more than that from one server start to the next, so counting's own cost is also timed
- *   in-process (countView called 300,000 times, as the server calls it), and given as a share of
- *   a request at the measured throughput.
+ *   name, a Lua script), and the server's user CPU time a request in the same runs (from /proc:
+ *   all its threads, the batches' writes included): goal within 5 %. Throughput in runs of a few
+ *   seconds on a 2-core machine differs by more than that from one run to the next (the kernel's
+ *   time sending the answers varies); user CPU a request far less. Counting's own cost is also timed in-process (countView called 300,000
+ *   times, as the server calls it), as a share of a request at the measured throughput.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,7 +29,7 @@ const ADMIN = { username: 'admin', email: 'admin@example.com', password: 'bench-
 const VIEWS = Number(process.env.BENCH_VISITS_VIEWS ?? 1_000_000);
 const VISITORS_PER_MONTH = Number(process.env.BENCH_VISITS_VISITORS ?? 20_000);
 const WRK_DURATION = process.env.BENCH_WRK_DURATION ?? '5s';
-const WRK_ROUNDS = Number(process.env.BENCH_WRK_ROUNDS ?? 4);
+const WRK_ROUNDS = Number(process.env.BENCH_WRK_ROUNDS ?? 8);
 const REPEATS = 11;
 const DAY = 24 * 60 * 60 * 1000;
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -40,7 +41,14 @@ export interface VisitsBenchResult {
   fillSeconds: number;
   storageMb: number;
   reportMs: Record<'7' | '30' | '90', number>;
-  throughput: { oneVisitorOn: number; oneVisitorOff: number; newVisitorsOn: number; newVisitorsOff: number } | null;
+  throughput: {
+    oneVisitorOn: number;
+    oneVisitorOff: number;
+    newVisitorsOn: number;
+    newVisitorsOff: number;
+    /** The server's CPU time a request (µs, medians), the same four. */
+    cpuUs: { oneVisitorOn: number; oneVisitorOff: number; newVisitorsOn: number; newVisitorsOff: number };
+  } | null;
   /** countView's own time a call, in nanoseconds: one visitor again and again, a new visitor each call. */
   countNs: { oneVisitor: number; newVisitors: number };
 }
@@ -189,13 +197,54 @@ async function storageMb(handle: DbHandle): Promise<number> {
   return Math.round((Number(rows[0]!.bytes) / 1024 / 1024) * 10) / 10;
 }
 
-/** Requests per second from wrk on core 1 (when there are two), with `script` (Lua) when given. */
-function wrk(url: string, script?: string): number {
+/**
+ * The process's user CPU time so far (all its threads: the batches' writes included), in seconds.
+ * Its system time is left out: most of it is the kernel sending the answers (writev), which
+ * differed by a third from one run to the next on the same code, and counting makes no system call.
+ */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime, field 14 of stat (11 after the command's name), in clock ticks.
+  return Number(fields[11]) / 100;
+}
+
+/**
+ * Waits until the server has finished what it does after starting (a start with ANALYTICS
+ * changed renders the pages again: /privacy says whether visits are counted), up to a minute:
+ * until half a second passes with under 2 % of a core used.
+ */
+async function settled(pid: number): Promise<void> {
+  const total = () => {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  for (let waited = 0, last = total(); waited < 60_000; waited += 500) {
+    await sleep(500);
+    const now = total();
+    if (now - last < 0.01) return;
+    last = now;
+  }
+}
+
+/**
+ * wrk on core 1 (when there are two), with `script` (Lua) when given: requests a second, and the
+ * server's user CPU time a request (µs), which a busy or noisy machine moves far less than throughput.
+ */
+function wrk(url: string, pid: number, script?: string): { rps: number; cpuUs: number } {
+  const before = cpuSeconds(pid);
+  const { rps, requests } = wrkRun(url, script);
+  return { rps, cpuUs: ((cpuSeconds(pid) - before) / requests) * 1e6 };
+}
+
+function wrkRun(url: string, script?: string): { rps: number; requests: number } {
   const args = ['-t1', '-c50', `-d${WRK_DURATION}`, '-H', 'Accept-Encoding: gzip', '-H', `User-Agent: ${CHROME}`];
   if (script) args.push('-s', script);
   const pinned = os.cpus().length > 1 && spawnSync('sh', ['-c', 'command -v taskset']).status === 0;
   const out = spawnSync(pinned ? 'taskset' : 'wrk', pinned ? ['-c', '1', 'wrk', ...args, url] : [...args, url], { encoding: 'utf8' });
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout ?? '')?.[1] ?? NaN);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout ?? '')?.[1] ?? NaN),
+    requests: Number(/(\d+) requests in/.exec(out.stdout ?? '')?.[1] ?? NaN),
+  };
 }
 
 /** Every request a new visitor: a browser name of its own. */
@@ -249,12 +298,10 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<VisitsBenchResult> 
     }
     let throughput: VisitsBenchResult['throughput'] = null;
     if (WRK_ROUNDS > 0 && spawnSync('sh', ['-c', 'command -v wrk']).status === 0) {
-      const runs = {
-        oneVisitorOn: [] as number[],
-        oneVisitorOff: [] as number[],
-        newVisitorsOn: [] as number[],
-        newVisitorsOff: [] as number[],
-      };
+      type Run = ReturnType<typeof wrk>;
+      const runs = { oneVisitorOn: [] as Run[], oneVisitorOff: [] as Run[], newVisitorsOn: [] as Run[], newVisitorsOff: [] as Run[] };
+      const rate = (list: Run[]) => Math.round(median(list.map((r) => r.rps)));
+      const cpu = (list: Run[]) => Math.round(median(list.map((r) => r.cpuUs)) * 10) / 10;
       // Alternating server starts with counting on and off, which goes first changing each round
       // (the second start of a pair ran faster in some runs, whichever it was); one discarded
       // round first.
@@ -264,9 +311,9 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<VisitsBenchResult> 
           // The server on core 0, wrk on core 1: single runs otherwise swing by a fifth.
           if (os.cpus().length > 1) spawnSync('taskset', ['-a', '-p', '-c', '0', String(child.pid)], { stdio: 'ignore' });
           try {
-            await sleep(1_000);
-            const one = wrk(`${base}/about`);
-            const fresh = wrk(`${base}/about`, script);
+            await settled(child.pid!);
+            const one = wrk(`${base}/about`, child.pid!);
+            const fresh = wrk(`${base}/about`, child.pid!, script);
             if (round > 0) {
               runs[analytics === 'on' ? 'oneVisitorOn' : 'oneVisitorOff'].push(one);
               runs[analytics === 'on' ? 'newVisitorsOn' : 'newVisitorsOff'].push(fresh);
@@ -278,10 +325,16 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<VisitsBenchResult> 
         }
       }
       throughput = {
-        oneVisitorOn: Math.round(median(runs.oneVisitorOn)),
-        oneVisitorOff: Math.round(median(runs.oneVisitorOff)),
-        newVisitorsOn: Math.round(median(runs.newVisitorsOn)),
-        newVisitorsOff: Math.round(median(runs.newVisitorsOff)),
+        oneVisitorOn: rate(runs.oneVisitorOn),
+        oneVisitorOff: rate(runs.oneVisitorOff),
+        newVisitorsOn: rate(runs.newVisitorsOn),
+        newVisitorsOff: rate(runs.newVisitorsOff),
+        cpuUs: {
+          oneVisitorOn: cpu(runs.oneVisitorOn),
+          oneVisitorOff: cpu(runs.oneVisitorOff),
+          newVisitorsOn: cpu(runs.newVisitorsOn),
+          newVisitorsOff: cpu(runs.newVisitorsOff),
+        },
       };
     }
     return { database: kind, ...filled, fillSeconds, storageMb: storage, reportMs, throughput, countNs: countingCost() };
@@ -291,7 +344,7 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<VisitsBenchResult> 
   }
 }
 
-const pct = (on: number, off: number) => `${on} vs ${off} req/s (${(((on - off) / off) * 100).toFixed(1)} %)`;
+const pct = (on: number, off: number, unit = 'req/s') => `${on} vs ${off} ${unit} (${(((on - off) / off) * 100).toFixed(1)} %)`;
 /** Counting's time a call as a share of a request's at `rps` requests a second. */
 const share = (ns: number, rps: number | undefined) => `${ns} ns${rps ? ` (${((ns * rps) / 1e7).toFixed(1)} % of a request)` : ''}`;
 
@@ -317,7 +370,15 @@ export async function run(): Promise<VisitsBenchResult[]> {
       '/about, a new visitor each request, on vs off',
       (r) => (r.throughput ? pct(r.throughput.newVisitorsOn, r.throughput.newVisitorsOff) : 'skipped'),
     ],
-    ['counting a view again, its own time (goal ≤ 5 %)', (r) => share(r.countNs.oneVisitor, r.throughput?.oneVisitorOff)],
+    [
+      "/about, one visitor, the server's user CPU a request, on vs off (goal ≤ 5 %)",
+      (r) => (r.throughput ? pct(r.throughput.cpuUs.oneVisitorOn, r.throughput.cpuUs.oneVisitorOff, 'µs') : 'skipped'),
+    ],
+    [
+      "/about, a new visitor each request, the server's user CPU a request, on vs off",
+      (r) => (r.throughput ? pct(r.throughput.cpuUs.newVisitorsOn, r.throughput.cpuUs.newVisitorsOff, 'µs') : 'skipped'),
+    ],
+    ['counting a view again, its own time', (r) => share(r.countNs.oneVisitor, r.throughput?.oneVisitorOff)],
     ['counting a new visitor each request, its own time', (r) => share(r.countNs.newVisitors, r.throughput?.newVisitorsOff)],
   ]);
   return results;

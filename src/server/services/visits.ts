@@ -7,7 +7,7 @@ import { getDb } from '../db/client';
 import { rowsOf } from '../db/backup';
 import { env } from '../env';
 import { log } from '../log';
-import { now as clockNow } from '../clock';
+import { now as clockNow, nowMs as clockNowMs } from '../clock';
 import { storedAddress } from '../client-ip';
 import { getPublicDocument } from '../content/public-content';
 import { GENERATED_STATEMENT_PATH } from '#shared/documents.ts';
@@ -169,7 +169,7 @@ export function countView(view: ViewRequest): void {
     const ua = agentToCount(view);
     if (ua === undefined) return;
     // The views waiting are all of one day: a new day starts a new batch.
-    const now = clockNow().getTime();
+    const now = clockNowMs();
     if (now >= batchDayEnds) {
       if (pending.size > 0) void flushVisits();
       batchDayEnds = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
