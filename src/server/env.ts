@@ -61,6 +61,8 @@ const envSchema = z.object({
     .optional()
     .refine((v) => !v?.startsWith('whsec_') || /^[A-Za-z0-9+/]+={0,2}$/.test(v.slice(6)), 'a whsec_ secret is base64 after whsec_'),
   REBUILD_WEBHOOK_SECRET_HEADER: z.string().optional(),
+  /** Lets a static host's build read the published content (GET /api/deploy/snapshot, `Authorization: Bearer`). */
+  DEPLOY_TOKEN: z.string().min(32, 'DEPLOY_TOKEN must be at least 32 characters').max(512).optional(),
   BLOB_READ_WRITE_TOKEN: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),

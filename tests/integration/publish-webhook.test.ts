@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attemptsOf, listJobs } from '#server/publish/jobs.ts';
+import { hookSite, recordHookSite } from '#server/publish/webhook.ts';
 import type { Publisher } from '#server/publish/publisher.ts';
 import type { ContentKind } from '#server/content/changes.ts';
 import { expectLogs } from './helpers/expected-logs';
@@ -234,6 +235,33 @@ describe('[PUBLISH][WEBHOOK]: with REBUILD_WEBHOOK_URL the deploy hook is called
     await changed('service');
     await settled();
     expect(receiver.calls.map((c) => c.body.reason)).toEqual(['header 1 updated', 'feature 1 updated, service 1 updated']);
+  });
+
+  it('a start with another SITE_URL than the host last built for calls the hook; one with the same does not', async () => {
+    await start();
+    await changed('header');
+    await settled();
+    expect(await hookSite(server.db)).toBe(process.env.SITE_URL);
+    await publisher!.stop();
+    receiver.calls = [];
+    const before = process.env.SITE_URL;
+    process.env.SITE_URL = 'https://www.example-moved.com';
+    try {
+      await start();
+      for (let i = 0; i < 200 && receiver.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await settled();
+      expect(receiver.calls.map((c) => c.body.reason)).toEqual(['site address changed']);
+      expect(await hookSite(server.db)).toBe('https://www.example-moved.com');
+      await publisher!.stop();
+      await start();
+      await new Promise((r) => setTimeout(r, 400));
+      expect(receiver.calls).toHaveLength(1);
+    } finally {
+      process.env.SITE_URL = before;
+      await publisher?.stop();
+      // The next tests' starts: the host built for the address they run with.
+      await recordHookSite(server.db, before!);
+    }
   });
 
   it('POST /api/admin/publish publishes now; both endpoints are admin only', async () => {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotContent } from '#server/content/site-content.ts';
 import { contactSubmissions, pageViews } from '#server/db/schema/index.ts';
 import { htmlCsp } from '#server/security-headers.ts';
+import { SECURITY_HEADERS, ensureNginx, startNginx } from './helpers/nginx';
 import { freePort } from './helpers/ports';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
 import { createUser } from '#server/services/users.ts';
@@ -26,20 +27,6 @@ const liveSite = () => server.store.live.site();
  * X-Forwarded-Proto, and the server runs with TRUST_PROXY. Client addresses, https, cookies, HSTS
  * and the answers for the site's files are checked as a browser and the database see them.
  */
-const NGINX = '/usr/sbin/nginx';
-
-/** Debian's nginx and openssl, installed when missing (the suite runs as root on CI machines). */
-function ensureTools(): void {
-  if (fs.existsSync(NGINX) && spawnSync('sh', ['-c', 'command -v openssl']).status === 0) return;
-  if (process.getuid?.() !== 0) throw new Error('nginx and openssl are needed: apt-get install nginx openssl');
-  spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
-  const res = spawnSync('apt-get', ['install', '-y', '-qq', 'nginx', 'openssl'], {
-    stdio: 'ignore',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  if (res.status !== 0 || !fs.existsSync(NGINX)) throw new Error('installing nginx failed');
-}
-
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -90,19 +77,7 @@ const decoded = (a: Answer) => (a.headers['content-encoding'] === 'gzip' ? zlib.
 const FROM_DISK = /^"[0-9a-f]+-[0-9a-f]+"$/;
 
 /** The headers the app and nginx must agree on for a file of the release. */
-const SAME = [
-  'content-type',
-  'cache-control',
-  'content-security-policy',
-  'content-encoding',
-  'vary',
-  'strict-transport-security',
-  'x-content-type-options',
-  'referrer-policy',
-  'x-frame-options',
-  'cross-origin-opener-policy',
-  'permissions-policy',
-];
+const SAME = ['content-type', 'cache-control', 'content-security-policy', 'content-encoding', 'vary', ...SECURITY_HEADERS];
 
 /** The shipped site config, with its `${NAME}` values filled in (docs/deployment-nginx.md does it with envsubst). */
 function siteConfig(values: Record<string, string>): string {
@@ -134,7 +109,7 @@ async function reloadNginx(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensureTools();
+  ensureNginx();
   process.env.TRUST_PROXY = 'true';
   // Inside the project, as the releases are hard links of dist/client.
   releases = path.resolve(`.releases-proxy-${process.pid}`);
@@ -176,34 +151,15 @@ beforeAll(async () => {
       RELEASES_DIR: releases,
     }),
   );
-  // The main file around it, as Debian's nginx.conf is: only what a test in a directory of its own needs.
-  fs.writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    `daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log notice;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  include ${dir}/site.conf;
-}
-`,
-  );
-  nginx = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let nginxErrors = '';
-  nginx.stderr!.on('data', (d: Buffer) => (nginxErrors += d.toString()));
+  const started = startNginx(dir, path.join(dir, 'site.conf'));
+  nginx = started.process;
+  const nginxErrors = started.errors;
   tlsUrl = `https://127.0.0.1:${tls}`;
   plainUrl = `http://127.0.0.1:${plain}`;
   for (let i = 0; ; i++) {
     const up = await call(`${tlsUrl}/api/content/header/active`).catch(() => undefined);
     if (up?.status === 200) break;
-    if (i === 100) throw new Error(`nginx did not start: ${nginxErrors}`);
+    if (i === 100) throw new Error(`nginx did not start: ${nginxErrors()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }, 300_000);

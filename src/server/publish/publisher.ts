@@ -1,7 +1,7 @@
 import { snapshotContent, type SiteContent } from '../content/site-content';
 import { getDb, getDbHandle, type Db, type DbHandle } from '../db/client';
 import type { PublishJob } from '../db/schema';
-import { env } from '../env';
+import { currentSiteUrl, env } from '../env';
 import { log } from '../log';
 import { newestVersion } from './fleet';
 import { startFollower, type Follower } from './follower';
@@ -9,7 +9,7 @@ import { ensureRelease } from './go-live';
 import { claim, enqueue, fail, recordCompleted, recoverStale, STALE_BUILD_MS, succeed, type PublishMode } from './jobs';
 import type { Builder } from './render';
 import type { ReleaseStore } from './release-store';
-import { deliverWebhook, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook';
+import { deliverWebhook, hookSite, recordHookSite, WEBHOOK_DEFAULTS, type WebhookConfig } from './webhook';
 
 /*
  * Publishing, one way: a service that changed what visitors see calls the publish request it was
@@ -188,8 +188,10 @@ class JobRunner {
     log.info('publishing', { job: job.id, mode, reason: job.reason });
     if (hook) {
       try {
+        const site = currentSiteUrl();
         const attempts = await deliverWebhook(this.db, job, hook, sleep);
         await succeed(this.db, job, { now: now(), attempts });
+        await recordHookSite(this.db, site);
       } catch (err) {
         await fail(this.db, job, { now: now(), error: (err as Error).message, attempts: hook.maxAttempts });
       }
@@ -233,6 +235,19 @@ function onNewYear(now: () => number, request: (reason: string) => Promise<void>
   };
 }
 
+/**
+ * With a deploy hook: the host's pages carry the site address they were built for (canonical
+ * links, sitemap, feed, JSON-LD, the statement's footer). A start with another SITE_URL calls the
+ * hook, as a local start renders again (go-live.ts `ensureRelease`).
+ */
+async function rebuildForNewSite(db: Db, settings: Settings): Promise<void> {
+  const built = await hookSite(db);
+  const site = currentSiteUrl();
+  if (built === undefined || built === site) return;
+  log.info('SITE_URL changed since the host last built the pages; calling the deploy hook', { from: built, to: site });
+  await enqueue(db, { mode: 'webhook', reason: 'site address changed', now: settings.now() });
+}
+
 /** Serves the store's release at start (unless told not to) and starts following other instances' publishes. */
 async function startEngine(opts: PublisherOptions, handle: DbHandle, settings: Settings) {
   const { store } = opts;
@@ -243,6 +258,7 @@ async function startEngine(opts: PublisherOptions, handle: DbHandle, settings: S
   // Read before the start release's content: any newer version is followed once running.
   const startVersion = (await newestVersion(db))?.id ?? 0;
   const startRelease = opts.ensureRelease === false ? undefined : await serveAtStart(store, db, settings);
+  if (settings.mode === 'webhook') await rebuildForNewSite(db, settings);
   const follower = await startFollower(store, handle, {
     startVersion,
     buildOpts: settings.buildOpts,

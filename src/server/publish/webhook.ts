@@ -1,6 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../db/client';
-import type { PublishJob } from '../db/schema';
+import { appMeta, type PublishJob } from '../db/schema';
 import { log } from '../log';
 import { attemptsOf, recordAttempt } from './jobs';
 
@@ -86,4 +87,21 @@ export async function deliverWebhook(db: Db, job: PublishJob, hook: WebhookConfi
     log.warn('deploy hook call failed', { job: job.id, attempt, error });
   }
   throw new Error(`${lastError} (after ${attempt} attempt${attempt === 1 ? '' : 's'})`);
+}
+
+/** The site address (SITE_URL) of the last call the hook accepted: the one the host's pages were built for. */
+const HOOK_SITE_KEY = 'deploy-hook-site-url';
+
+/** Records `site` as the address the host's pages are built for (after a call the hook accepted). */
+export async function recordHookSite(db: Db, site: string): Promise<void> {
+  await db
+    .insert(appMeta)
+    .values({ key: HOOK_SITE_KEY, value: site })
+    .onConflictDoUpdate({ target: appMeta.key, set: { value: site } });
+}
+
+/** The address the host's pages were last built for; undefined before the hook's first accepted call. */
+export async function hookSite(db: Db): Promise<string | undefined> {
+  const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, HOOK_SITE_KEY));
+  return typeof row?.value === 'string' ? row.value : undefined;
 }
