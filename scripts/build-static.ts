@@ -1,7 +1,7 @@
 /**
  * `npm run build:static`: prerenders the public site into STATIC_OUT_DIR (default `dist-static`);
  * `<dir>/client` is the folder a static host serves, with the files the hosts read for its headers
- * and its routes to the Node origin (API_ORIGIN): `_headers`, `_redirects`, `vercel.json`, and
+ * and its routes to the Node origin (API_ORIGIN): `_headers`, `_redirects`, `_routes.json`, `vercel.json`, and
  * `<dir>/nginx-static.conf`. The content comes from CONTENT_SNAPSHOT, a file (`npm run
  * content:export`) or the origin's GET /api/deploy/snapshot with DEPLOY_TOKEN, else from the
  * database itself.
@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  cloudflareRoutes,
   headersFile,
   hostHeaders,
   isOriginPath,
@@ -51,6 +52,7 @@ async function writeHostFiles(client: string, out: string, origin: string | unde
   for (const key of site.keys()) if (isOriginPath(servedUrl(key))) site.delete(key);
   const headers = hostHeaders(site);
   fs.writeFileSync(path.join(client, '_headers'), headersFile(headers));
+  fs.writeFileSync(path.join(client, '_routes.json'), `${JSON.stringify(cloudflareRoutes(), null, 2)}\n`);
   if (!origin) {
     console.warn('API_ORIGIN is not set: _redirects, vercel.json and nginx-static.conf are not written (they route /api to it).');
     return;

@@ -10,7 +10,7 @@ export const SLOW_FIRST = [
   'startup.test.ts',
   'publish-incremental.test.ts',
   'backup-restore.test.ts',
-  'static-build.test.ts',
+  'static-host.test.ts',
   'fuzz-json.test.ts',
   'fleet.test.ts',
   'access-control.test.ts',

@@ -51,6 +51,8 @@ const SIGNED_IN = new Set([
   'GET /api/user/identities',
   'DELETE /api/user/identities/[id]',
 ]);
+/** A static host's build, with the deploy token (DEPLOY_TOKEN) only: no session of any account opens it. */
+const DEPLOY_TOKEN_ONLY = new Set(['GET /api/deploy/snapshot']);
 
 const SAMPLE_PARAMS: Record<string, string> = {
   section: 'intro',
@@ -119,7 +121,7 @@ const allCases = routes.flatMap((r) =>
 /** `export const ALL = methodNotAllowed([...])`: a 405 for other methods, nothing to guard. */
 const refusers = allCases.filter((c) => c.method === 'ALL' && /export const ALL = methodNotAllowed\(/.test(c.source));
 const cases = allCases.filter((c) => !refusers.includes(c));
-const adminCases = cases.filter((c) => !PUBLIC.has(c.key) && !SIGNED_IN.has(c.key));
+const adminCases = cases.filter((c) => !PUBLIC.has(c.key) && !SIGNED_IN.has(c.key) && !DEPLOY_TOKEN_ONLY.has(c.key));
 const guardedCases = cases.filter((c) => !PUBLIC.has(c.key));
 
 let server: TestServer;
@@ -180,6 +182,16 @@ describe('[SECURITY] access control on every endpoint', { timeout: 120_000 }, ()
     }
     // ... while the same account does reach its own endpoints (the cookie is a real session).
     expect((await call('GET', '/api/user', userCookie)).status).toBe(200);
+  });
+
+  it('[AUTH][WALK]: the deploy snapshot opens to no session, not even an administrator’s', async () => {
+    for (const key of DEPLOY_TOKEN_ONLY)
+      expect(
+        cases.some((c) => c.key === key),
+        `${key} exists`,
+      ).toBe(true);
+    for (const c of cases.filter((x) => DEPLOY_TOKEN_ONLY.has(x.key)))
+      for (const cookie of [undefined, userCookie, adminCookie]) expect((await call(c.verb, c.url, cookie)).status, c.key).toBe(401);
   });
 
   it('[AUTH][WALK]: an administrator gets past the guard on every administrator call', async () => {

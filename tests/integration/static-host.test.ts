@@ -16,13 +16,15 @@ import path from 'node:path';
 import { parseAllHeaders, type Header } from '@netlify/headers-parser';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectedFiles } from '#server/content/routes.ts';
 import { snapshotContent } from '#server/content/site-content.ts';
+import { openDatabase } from '#server/db/client.ts';
 import { contactSubmissions } from '#server/db/schema/index.ts';
 import { createMailTransport } from '#server/mail/transport.ts';
 import { releaseClientDir } from '#server/publish/releases.ts';
 import type { Publisher } from '#server/publish/publisher.ts';
+import { createPostgresDatabase } from './helpers/db';
 import { SECURITY_HEADERS, ensureNginx, startNginx, type Nginx } from './helpers/nginx';
 import { freePort } from './helpers/ports';
 import { TEST_ADMIN, signIn, startTestServer, type TestServer } from './helpers/server';
@@ -55,15 +57,16 @@ const hook = http.createServer((req, res) => {
   });
 });
 
-function buildStatic(env: Record<string, string>): Promise<string> {
+/** `npm <args>` with `env` added; answers its output, or fails with its end. */
+function runNpm(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'build:static'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`build:static exited with ${code}: ${output.slice(-2000)}`)),
+      code === 0 ? resolve(output) : reject(new Error(`npm ${args.join(' ')} exited with ${code}: ${output.slice(-2000)}`)),
     );
   });
 }
@@ -105,7 +108,7 @@ beforeAll(async () => {
   rendered = releaseClientDir((await publishContent(server.store, await snapshotContent(server.db))).id);
   const port = await freePort();
   // The host's build: the content from the origin, with the deploy token only.
-  await buildStatic({
+  await runNpm(['run', 'build:static'], {
     STATIC_OUT_DIR: OUT,
     CONTENT_SNAPSHOT: `${server.url}/api/deploy/snapshot`,
     DEPLOY_TOKEN: TOKEN,
@@ -141,6 +144,9 @@ async function filesOf(dir: string, pattern = /./): Promise<string[]> {
     .filter((f) => pattern.test(f) && !/\.(br|gz)$/.test(f))
     .sort();
 }
+
+/** Whether a host serves a file of the folder at its own URL: not the hosts' files, not a not-found page. */
+const servedAsPage = (file: string) => !/^\/(_headers|_redirects|_routes\.json|vercel\.json)$/.test(file) && !/(^|\/)404\.html$/.test(file);
 
 /** The URL a host serves a file at: a page at its clean URL. */
 const urlOf = (file: string) => (file === '/index.html' ? '/' : file.replace(/\.html$/, ''));
@@ -188,7 +194,7 @@ describe('[PUBLISH][STATIC] the built folder behind nginx', { timeout: 120_000 }
     expect(files).toContain(`/insights/${ARTICLE.slug}.html`);
     let checked = 0;
     for (const file of files) {
-      if (/^\/(_headers|_redirects|vercel\.json)$/.test(file) || /(^|\/)404\.html$/.test(file)) continue;
+      if (!servedAsPage(file)) continue;
       const url = urlOf(file);
       const [host, app] = await Promise.all([fetch(hostUrl + url), fromApp(url)]);
       expect([host.status, app.status], url).toEqual([200, 200]);
@@ -200,7 +206,7 @@ describe('[PUBLISH][STATIC] the built folder behind nginx', { timeout: 120_000 }
   });
 
   it('a missing page: 404 with the not-found page and the headers the app sends with it', async () => {
-    for (const url of ['/no-such-page', '/insights/no-such-article', '/404', '/_headers']) {
+    for (const url of ['/no-such-page', '/insights/no-such-article', '/404', '/_headers', '/_routes.json']) {
       const [host, app] = await Promise.all([fetch(hostUrl + url), fromApp(url)]);
       expect([host.status, app.status], url).toEqual([404, 404]);
       expect(picked(host.headers), url).toEqual(picked(app.headers));
@@ -271,7 +277,7 @@ describe('[PUBLISH][STATIC] the hosts’ files', () => {
     });
     expect(errors).toEqual([]);
     for (const file of await filesOf(CLIENT)) {
-      if (/^\/(_headers|_redirects|vercel\.json)$/.test(file) || /(^|\/)404\.html$/.test(file)) continue;
+      if (!servedAsPage(file)) continue;
       const url = urlOf(file);
       // Netlify's own rule: each matching rule's headers, a later rule's value replacing an earlier one's.
       const values: Record<string, string> = Object.assign(
@@ -338,4 +344,31 @@ describe('[PUBLISH][STATIC] render on publish and `npm run build:static` agree',
   it('use the same client assets', async () => {
     expect(await filesOf(path.join(rendered, '_astro'))).toEqual(await filesOf(path.join(CLIENT, '_astro')));
   });
+});
+
+describe('[PUBLISH][STATIC] npm run content:export', () => {
+  it('writes the published content of the database it is given, as the snapshot endpoint answers it', async () => {
+    // A database of its own (the server's is held by it): a copy of the suite's migrated one.
+    const base = process.env.DATABASE_URL;
+    const parent = await fs.mkdtemp(path.join(os.tmpdir(), 'content-export-'));
+    const postgres = base ? await createPostgresDatabase(base, inject('postgresTemplate') || undefined) : undefined;
+    if (!postgres) await fs.cp(inject('pgliteTemplate'), path.join(parent, 'pglite'), { recursive: true });
+    const file = path.join(parent, 'content.json');
+    try {
+      const output = await runNpm(['run', 'content:export', '--', file], { DATABASE_URL: postgres?.url ?? '', DATA_DIR: parent });
+      expect(output).toContain(`written to ${file}`);
+      const handle = await openDatabase(postgres ? { url: postgres.url, migrate: false } : { dir: path.join(parent, 'pglite') });
+      try {
+        const { generatedAt: _, ...written } = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>;
+        const { generatedAt: __, ...expected } = JSON.parse(JSON.stringify(await snapshotContent(handle.db))) as Record<string, unknown>;
+        expect(written).toEqual(expected);
+        expect(Object.keys(written)).toContain('insights');
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      await postgres?.drop();
+      await fs.rm(parent, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -115,6 +115,11 @@ export function redirectsFile(origin: string): string {
   return `# ${GENERATED}\n${lines.join('\n')}\n`;
 }
 
+/** `_routes.json` (Cloudflare Pages): only the origin's paths run the Pages Function that proxies them. */
+export function cloudflareRoutes(): object {
+  return { version: 1, include: ORIGIN_PREFIXES.flatMap((p) => [p, `${p}/*`]), exclude: [] };
+}
+
 /** `vercel.json`: clean URLs, the same headers, and the origin's paths rewritten to it. */
 export function vercelConfig({ common, rules }: HostHeaders, origin: string): object {
   const list = (headers: HeaderSet) => Object.entries(headers).map(([key, value]) => ({ key, value }));
@@ -213,7 +218,7 @@ ${types}
     proxy_http_version 1.1;
     proxy_set_header Connection "";
   }
-  location ~ ^/(_headers|_redirects|vercel\\.json)$ { return 404; }
+  location ~ ^/(_headers|_redirects|_routes\\.json|vercel\\.json)$ { return 404; }
 ${sections.map((f) => location(`~ ^${f}(.*/)?404(\\.html)?/*$`, 'internal;', `error_page 404 ${f}404.html;`)).join('\n')}
 ${location('~ /404(\\.html)?/*$', 'internal;')}
 ${sections.map((f) => location(f, `error_page 404 ${f}404.html;`, 'try_files $uri $uri.html $uri/index.html =404;')).join('\n')}
