@@ -108,6 +108,18 @@ export function treeRssMb(pid: number): number {
   return Math.round(treePids(pid).reduce((sum, p) => sum + rssKb(p), 0) / 1024);
 }
 
+/** A new, empty `<db>_<name>` database on the Postgres server of `base` (one left by an earlier run is dropped first): its URL. */
+export async function freshPostgres(base: string, name: string): Promise<string> {
+  const url = new URL(base);
+  const dbName = `${url.pathname.slice(1) || 'postgres'}_${name.replace(/\W/g, '_')}`;
+  const sql = postgres(base, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`drop database if exists "${dbName}" with (force)`);
+  await sql.unsafe(`create database "${dbName}"`);
+  await sql.end();
+  url.pathname = `/${dbName}`;
+  return url.toString();
+}
+
 /**
  * The environment of a benchmark's own server: a free port, fresh data (`.<name>-data`,
  * `.releases-<name>`, or a fresh `<db>_<name>` database with DATABASE_URL) and a known first
@@ -115,17 +127,7 @@ export function treeRssMb(pid: number): number {
  */
 export async function benchServerEnv(name: string, admin: { username: string; email: string; password: string }, fixedPort?: number) {
   const port = fixedPort ?? (await freePort());
-  let databaseUrl = process.env.DATABASE_URL || undefined;
-  if (databaseUrl) {
-    const url = new URL(databaseUrl);
-    const dbName = `${url.pathname.slice(1) || 'postgres'}_${name.replace(/\W/g, '_')}`;
-    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-    await sql.unsafe(`drop database if exists "${dbName}" with (force)`);
-    await sql.unsafe(`create database "${dbName}"`);
-    await sql.end();
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
-  }
+  const databaseUrl = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL, name) : undefined;
   const dataDir = `.${name}-data`;
   const releasesDir = `.releases-${name}`;
   const cleanUp = () => {
