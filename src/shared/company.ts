@@ -27,6 +27,10 @@ export const STARTING_COMPANY: Company = {
   naicsCodes: SITE.naics.map((n) => ({ code: n.code, title: n.title, partnerSupply: n.partnerText })),
   procurementEmail: null,
   complianceStatements: SITE.compliance.map((text) => ({ text, status: impliedComplianceStatus(text) })),
+  contractVehicles: [],
+  pscCodes: [],
+  contactPersonEmail: null,
+  contactPersonPhone: null,
   figures: { ...MARKETING_FIGURES },
   // The spec's sample figures wait for the owner to confirm them before any page shows them.
   figuresConfirmed: false,

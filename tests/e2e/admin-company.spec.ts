@@ -218,6 +218,41 @@ test('[ADMIN][COMPANY][NAICS]: the official 2022 list fills a row by code or wor
   expect(saved.naicsCodes.map((n) => n.code)).toContain('443142');
 });
 
+test('[ADMIN][COMPANY][STATEMENT]: a contract vehicle, a PSC code and the point of contact’s line saved in the Company tab are on the statement', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await openTab(page, 'Company');
+  const card = await editProfile(page);
+  await card.getByRole('button', { name: 'Add contract vehicle' }).click();
+  await card.getByLabel('Name (contract vehicle 1)').fill('GSA MAS');
+  await card.getByLabel('Contract number (optional) (contract vehicle 1)').fill('47QSWA24D0001');
+  await card.getByRole('button', { name: 'Add PSC code' }).click();
+  await card.getByLabel('PSC code (1)').fill('r408');
+  await card.getByLabel('Point of contact’s direct phone (optional)').fill('(703) 555-0101');
+  const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith(PROFILE));
+  await card.getByRole('button', { name: 'Save Changes' }).click();
+  expect((await patch).postDataJSON()).toMatchObject({
+    contractVehicles: [{ name: 'GSA MAS', number: '47QSWA24D0001' }],
+    pscCodes: ['R408'],
+    contactPersonPhone: '(703) 555-0101',
+  });
+  try {
+    await expect(toast(page)).toContainText('Company profile updated');
+    await expect(card).toContainText('GSA MAS 47QSWA24D0001');
+    await expect(async () => {
+      const res = await page.request.get('/capability-statement.pdf');
+      const text = (await pdfText(await res.body())).replace(/\s+/g, ' ');
+      expect(text).toMatch(/CONTRACT VEHICLE.*GSA MAS 47QSWA24D0001/);
+      expect(text).toMatch(/PSC R408/);
+    }).toPass({ timeout: 240_000, intervals: [1000, 2000] });
+  } finally {
+    const now = (await profile(page)).version;
+    const res = await page.request.patch(PROFILE, { data: { contractVehicles: [], pscCodes: [], contactPersonPhone: null, version: now } });
+    expect(res.ok(), await res.text()).toBe(true);
+  }
+});
+
 test('[ADMIN][COMPANY][STATEMENT]: the Company tab shows a thumbnail of the capability statement, drawn in the browser, with Open and Download', async ({
   page,
 }) => {

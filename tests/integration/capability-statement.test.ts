@@ -7,14 +7,15 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { capabilityStatementPdf, type PastPerformanceEntry } from '#server/capability/statement-pdf.ts';
+import { capabilityStatementPdf, statementLeftOut, type PastPerformanceEntry } from '#server/capability/statement-pdf.ts';
 import type { SiteContent } from '#server/content/site-content.ts';
 import { appMeta, auditLog, documents } from '#server/db/schema/index.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { renderPage } from '../helpers/bundle';
 import { content as withData } from './helpers/content-with-data';
 import { publishingAdminContext } from './helpers/admin';
-import { readPdf } from './helpers/pdf';
+import { readPdf, textItems } from './helpers/pdf';
+import { PROFILES, companyFacts } from './helpers/statement-profiles';
 
 /** Every font of the file has its program embedded (a FontFile2 for each font descriptor). */
 function fontsEmbedded(bytes: Uint8Array): { descriptors: number; embedded: number } {
@@ -109,7 +110,7 @@ describe('[SITE][CAPABILITY] the statement written from the site data', { timeou
     expect(pdf.text).toContain('WEBSITE');
   });
 
-  it('text that does not fit ends with an ellipsis at a word boundary; past performance newest first, as many as fit; still one page', async () => {
+  it('a description that does not fit ends with an ellipsis at a word boundary; what does not fit is left out and said; still one page', async () => {
     const long = 'Comprehensive sourcing of ruggedised equipment for field teams '.repeat(20).trim();
     const services = Array.from({ length: 14 }, (_, n) => ({
       ...withData.services[0]!,
@@ -133,12 +134,15 @@ describe('[SITE][CAPABILITY] the statement written from the site data', { timeou
     expect(cuts.length).toBeGreaterThan(0);
     const source = new Set(`${long} ${JSON.stringify(withData)} ${JSON.stringify(STARTING_COMPANY)}`.split(/[^\p{L}\p{N}&-]+/u));
     for (const word of cuts) expect(source.has(word.replace(/[^\p{L}\p{N}&-]+$/u, '')), word).toBe(true);
-    // At most eight competencies, so that differentiators and past performance have room.
-    expect(pdf.text).toContain('Service 8');
-    expect(pdf.text).not.toContain('Service 9');
-    expect(pdf.text).toContain('DIFFERENTIATORS');
-
+    // At most ten competencies, the first ones (services and product cards in turn); those left out are said.
     const { statementInput } = await import('#server/capability/statement-input.ts');
+    const many = await statementInput({ ...withData, services } as unknown as SiteContent, SITE);
+    const leftOut = await statementLeftOut(many.input);
+    const shown = [...pdf.text.matchAll(/Service (\d+)/g)].map((m) => Number(m[1]));
+    expect(shown.length).toBeGreaterThan(3);
+    expect(shown).toEqual(Array.from({ length: shown.length }, (_, i) => i + 1));
+    expect(leftOut.join(' ')).toMatch(/^\d+ competencies/);
+
     const { input } = await statementInput({ ...withData, company: filled } as unknown as SiteContent, SITE, entries);
     const logo = await sharp({ create: { width: 240, height: 120, channels: 3, background: '#0f766e' } })
       .png()
@@ -178,6 +182,70 @@ describe('[SITE][CAPABILITY] the statement written from the site data', { timeou
     times.sort((a, b) => a - b);
     expect(size).toBeLessThan(200 * 1024);
     expect(times[2]).toBeLessThan(2_000);
+  });
+});
+
+describe('[SITE][CAPABILITY] four businesses, each fact whole on one balanced page', { timeout: 60_000 }, () => {
+  /** Where the side column starts (statement-pdf.ts: margin, main column, gutter), and where the footer is. */
+  const SIDE_X = 36 + (612 - 72 - 196 - 20) + 20;
+  const FOOTER = 792 - 40;
+
+  it.each(Object.keys(PROFILES) as (keyof typeof PROFILES)[])(
+    '%s: every stored fact whole, in reading order, on one tagged page',
+    async (name) => {
+      const profile = PROFILES[name];
+      const bytes = await render(profile);
+      const pdf = await readPdf(bytes);
+      expect(pdf.pages).toBe(1);
+      // Each fact whole, never shortened: its full text, with the lines it wraps over joined.
+      for (const fact of companyFacts(profile)) expect(pdf.text, `${name}: ${fact}`).toContain(fact.replace(/\s+/g, ' '));
+      // The company data in its order: UEI, CAGE, the NAICS codes, the certifications, the contract vehicles.
+      const company = profile.company!;
+      const order = [
+        company.uei,
+        company.cageCode,
+        ...company.naicsCodes.map((n) => `${n.code} ${n.title}`),
+        ...company.contractVehicles.map((v) => [v.name, v.number].filter(Boolean).join(' ')),
+      ]
+        .filter((f): f is string => Boolean(f))
+        .map((f) => pdf.text.indexOf(f.replace(/\s+/g, ' ')));
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      expect(pdf.roles).toEqual(expect.arrayContaining(['H1', 'H2', 'L', 'LI', 'LBody']));
+      if (company.founderName) expect(pdf.text).toMatch(/POINT OF CONTACT/);
+      // The address as entered, a line each (not run together).
+      if (profile.contactInfo?.displayAddress) expect(pdf.text).toContain('1200 Harbor Way Suite 300 Alexandria, VA 22314');
+      expect(pdf.text).toContain('www.example.gov');
+    },
+  );
+
+  it('the products and contract vehicles a buyer buys through, the buying methods and the compliance stated as Yes', async () => {
+    const pdf = await readPdf(await render(PROFILES.typical));
+    expect(pdf.text).toContain('Rugged laptops and tablets');
+    expect(pdf.text).toMatch(/CONTRACT VEHICLE.*GSA MAS 47QSWA24D0001/);
+    expect(pdf.text).toMatch(/PSC CODES 7030, R408/);
+    expect(pdf.text).toContain('FAR Part 13 simplified acquisitions; FAR Part 12 commercial items; Government purchase card');
+    expect(pdf.text).toContain('TAA compliant sourcing');
+    // On request is not Yes.
+    expect(pdf.text).not.toContain('Section 508 conformance reports on request');
+    expect(pdf.text).toMatch(/POINT OF CONTACT Dana Reyes, President dana@harbor-federal\.com \(703\) 555-0101/);
+  });
+
+  it('what does not fit is left out oldest past performance first, said for the back office; the columns end close together', async () => {
+    const { statementInput } = await import('#server/capability/statement-input.ts');
+    const leftOut = async (profile: Partial<SiteContent>) =>
+      statementLeftOut((await statementInput({ ...withData, ...profile } as unknown as SiteContent, SITE)).input);
+    expect(await leftOut(PROFILES.minimal)).toEqual([]);
+    expect(await leftOut(PROFILES.typical)).toEqual([]);
+    const maximal = await leftOut(PROFILES.maximal);
+    expect(maximal[0]).toMatch(/^\d+ older past-performance entries$/);
+    const items = await textItems(await render(PROFILES.maximal));
+    const pdf = await readPdf(await render(PROFILES.maximal));
+    // The newest entries are the ones kept.
+    expect(pdf.text).toContain('order 12');
+    expect(pdf.text).not.toContain('order 1 ');
+    const bottom = (inSide: boolean) =>
+      Math.max(...items.filter((i) => i.top < FOOTER && i.top > 110 && i.x >= SIDE_X === inSide).map((i) => i.top));
+    expect(Math.abs(bottom(true) - bottom(false))).toBeLessThanOrEqual(792 * 0.15);
   });
 });
 
@@ -224,7 +292,13 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
   );
 
   it('a new install offers the generated statement; what the API saves is on it after the publish, a cleared field is gone', async () => {
-    expect(await ok('GET', PATH)).toEqual({ useGenerated: null, inUse: true, url: '/capability-statement.pdf', uploadedActive: false });
+    expect(await ok('GET', PATH)).toEqual({
+      useGenerated: null,
+      inUse: true,
+      url: '/capability-statement.pdf',
+      uploadedActive: false,
+      leftOut: [],
+    });
     await ok('POST', '/api/admin/publish', {});
     const first = await statementUntil((text) => text.includes('NAICS'));
     expect(first.text).not.toMatch(/UEI|CAGE|555|example\.com/);
@@ -259,6 +333,7 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
       inUse: false,
       url: '/capability-statement.pdf',
       uploadedActive: false,
+      leftOut: [],
     });
     for (const until = Date.now() + 60_000; (await homeDownload()) !== null && Date.now() < until;)
       await new Promise((r) => setTimeout(r, 100));

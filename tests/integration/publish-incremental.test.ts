@@ -111,6 +111,19 @@ const CHANGES: Change[] = [
   ['one service', (c) => ({ ...c, services: c.services.map((s, n) => (n === 0 ? edited(s) : s)) })],
   ['one past performance entry', (c) => ({ ...c, pastPerformance: c.pastPerformance.map((e, n) => (n === 1 ? edited(e) : e)) })],
   ['a past performance entry removed', (c) => ({ ...c, pastPerformance: c.pastPerformance.slice(1) })],
+  // The capability statement's own facts.
+  [
+    'a contract vehicle added',
+    (c) => ({ ...c, company: { ...c.company!, contractVehicles: [{ name: 'GSA MAS', number: '47QSWA24D0001' }] } }),
+  ],
+  ['PSC codes added', (c) => ({ ...c, company: { ...c.company!, pscCodes: ['7030', 'R408'] } })],
+  [
+    'a point of contact with a direct line',
+    (c) => ({
+      ...c,
+      company: { ...c.company!, founderName: 'Dana Reyes', contactPersonEmail: 'dana@example.gov', contactPersonPhone: '555 0101' },
+    }),
+  ],
 ];
 
 describe('[PUBLISH][INCREMENTAL] a change renders the pages that show it, and keeps the rest', () => {

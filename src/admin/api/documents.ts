@@ -116,6 +116,8 @@ export interface CapabilityStatementState {
   useGenerated: boolean | null;
   inUse: boolean;
   url: string;
+  /** What the generated statement leaves out to stay one page, e.g. "2 older past-performance entries". */
+  leftOut: string[];
   /** An uploaded capability statement is active (the site offers it when the generated one is off). */
   uploadedActive: boolean;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { companyOf, currentCertifications, formatDay, samStatus } from '#shared/company.ts';
+import { companyOf, currentCertifications, formatDay, samStatus, shownCompliance } from '#shared/company.ts';
 import { DEFAULT_LOGO } from '#shared/fallbacks.ts';
 import type { SiteContent } from '../content/site-content';
 import { isKey } from '../storage/file-storage';
@@ -11,7 +11,7 @@ import type { PastPerformanceEntry, StatementInput } from './statement-pdf';
 
 /*
  * What the capability statement shows, taken from a content snapshot: the company profile, the
- * services, the why-choose-us cards (else the home feature cards), the active contact record and
+ * services and federal product cards, the why-choose-us cards (else the home feature cards), the active contact record and
  * the uploaded logo. Nothing that is not set is handed on: the PDF prints what it is given.
  */
 
@@ -28,6 +28,16 @@ async function uploadedLogo(url: string | null | undefined): Promise<Buffer | nu
     log.warn('capability statement: the logo could not be read, the site mark is used', { url, error: String(err) });
     return null;
   }
+}
+
+/** A card or service as the statement lists it. */
+const item = (s: { title: string; description: string }) => ({ title: s.title, description: s.description });
+
+/** `a[0], b[0], a[1], b[1], …`, then what is left of the longer. */
+function alternate<T>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) out.push(...(i < a.length ? [a[i]!] : []), ...(i < b.length ? [b[i]!] : []));
+  return out;
 }
 
 /** The newest change among the rows the statement shows: its creation date, so the same content gives the same bytes. */
@@ -53,18 +63,42 @@ export async function statementInput(
     { term: 'Set-aside', values: [company.setAside] },
     { term: 'SAM.gov', values: [sam && (sam.through ? `Active through ${sam.through}` : 'Registration active')] },
     { term: company.naicsCodes.length > 1 ? 'NAICS codes' : 'NAICS', values: company.naicsCodes.map((n) => `${n.code} ${n.title}`) },
+    { term: company.pscCodes.length > 1 ? 'PSC codes' : 'PSC', values: [company.pscCodes.join(', ')] },
     {
       term: 'Certifications',
       values: currentCertifications(company).map((c) =>
         [c.name, c.identifier, c.expiresOn ? `expires ${formatDay(c.expiresOn)}` : null].filter(Boolean).join(' · '),
       ),
     },
+    { term: 'Contract vehicles', values: company.contractVehicles.map((v) => [v.name, v.number].filter(Boolean).join(' ')) },
+    // How to buy and what is certain: the ways to buy, then the compliance the business states as Yes.
+    { term: 'Buying methods', values: [company.procurementTypes.join('; ')] },
+    {
+      term: 'Compliance',
+      values: [
+        shownCompliance(company)
+          .filter((c) => c.status === 'yes')
+          .map((c) => c.text)
+          .join('; '),
+      ],
+    },
   ];
+  // The person to call: the founder (About tab), with a direct line, else the business's.
+  const shownEmail = contact?.displayEmail ? contact.email : null;
+  const shownPhone = contact?.displayPhone ? contact.phone : null;
+  const person = company.founderName?.trim() ? [company.founderName, company.founderTitle].filter(Boolean).join(', ') : null;
+  const personEmail = person ? (company.contactPersonEmail ?? company.procurementEmail ?? shownEmail) : null;
+  const personPhone = person ? (company.contactPersonPhone ?? shownPhone) : null;
   const contactFacts = [
-    { term: 'Phone', values: [contact?.displayPhone ? contact.phone : null] },
-    { term: 'E-mail', values: [contact?.displayEmail ? contact.email : null] },
-    { term: 'Procurement', values: [company.procurementEmail !== contact?.email ? company.procurementEmail : null] },
-    { term: 'Address', values: [contact?.displayAddress ? contact.address : null] },
+    { term: 'Point of contact', values: [person, personEmail, personPhone] },
+    { term: 'Phone', values: [shownPhone !== personPhone ? shownPhone : null] },
+    { term: 'E-mail', values: [shownEmail !== personEmail ? shownEmail : null] },
+    {
+      term: 'Procurement',
+      values: [company.procurementEmail !== shownEmail && company.procurementEmail !== personEmail ? company.procurementEmail : null],
+    },
+    // As entered, a line each.
+    { term: 'Address', values: contact?.displayAddress ? contact.address.split(/\r?\n/) : [] },
     { term: 'Website', values: [website] },
   ];
   const present = (list: { term: string; values: (string | null | undefined)[] }[]) =>
@@ -76,13 +110,22 @@ export async function statementInput(
       tagline: company.tagline,
       overview: company.description,
       logo: logo ? { data: logo, alt: `${company.legalName} logo` } : null,
-      competencies: content.services.map((s) => ({ title: s.title, description: s.description })),
-      differentiators: cards.map((c) => ({ title: c.title, description: c.description })),
+      // What a buyer buys: the services and the federal product capabilities, taken in turn, so that
+      // both keep places when the page is full (the statement leaves out competencies from the end).
+      competencies: alternate(content.services.map(item), content.federalFeatures.map(item)),
+      differentiators: cards.map(item),
       pastPerformance: [...pastPerformance],
       facts: present(facts),
       contact: present(contactFacts),
     },
-    createdAt: lastChange([content.company, content.contactInfo, content.header, ...content.services, ...cards]),
+    createdAt: lastChange([
+      content.company,
+      content.contactInfo,
+      content.header,
+      ...content.services,
+      ...content.federalFeatures,
+      ...cards,
+    ]),
     website,
   };
 }

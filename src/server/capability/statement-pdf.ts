@@ -111,10 +111,18 @@ const SIDE_WIDTH = 196;
 const MAIN_X = PAGE.margin;
 const MAIN_WIDTH = PAGE.width - 2 * PAGE.margin - SIDE_WIDTH - GUTTER;
 const SIDE_X = MAIN_X + MAIN_WIDTH + GUTTER;
+const FACT_X = SIDE_X + 10;
+const FACT_WIDTH = SIDE_WIDTH - 20;
+const BODY_TOP = HEADER_HEIGHT + 22;
+const BODY_BOTTOM = FOOTER_TOP - 10;
 const ELLIPSIS = '…';
-/** At most this many competencies and differentiators, so that past performance has room. */
-const MAX_COMPETENCIES = 8;
+/** At most this many competencies and differentiators: a statement is one page, read in a minute. */
+const MAX_COMPETENCIES = 10;
 const MAX_DIFFERENTIATORS = 5;
+/** The body type's sizes, largest first: the page takes the largest at which everything fits. 8.5 pt is the floor. */
+const BODY_SIZES = [9.5, 9, 8.5];
+/** Columns that end further apart than this, while content was left out, are balanced by moving a section. */
+const BALANCE = PAGE.height * 0.15;
 
 type Doc = PDFKit.PDFDocument;
 type Struct = PDFKit.PDFStructureElement;
@@ -132,7 +140,8 @@ function setStyle(doc: Doc, style: TextStyle): void {
 
 /**
  * `text` as it fits in `lines` lines of `width` in the current font: whole, or cut at a word
- * boundary with an ellipsis. '' when not even one word fits.
+ * boundary with an ellipsis. '' when not even one word fits. Only for summaries and descriptions:
+ * names and company data are always printed whole.
  */
 function fitText(doc: Doc, text: string, width: number, lines: number, lineGap = 0): string {
   const clean = text.replace(/\s+/g, ' ').trim();
@@ -160,15 +169,6 @@ function artifact(doc: Doc, draw: () => void): void {
   doc.markContent('Artifact', { type: 'Layout' });
   draw();
   doc.endMarkedContent();
-}
-
-/** A text block at (x, y): tagged as `role` under `parent`; answers the y below it. */
-function block(doc: Doc, parent: Struct, role: string, text: string, x: number, y: number, width: number, style: TextStyle): number {
-  setStyle(doc, style);
-  const options = { width, lineGap: style.lineGap ?? 0 };
-  const height = doc.heightOfString(text, options);
-  parent.add(doc.struct(role, {}, () => doc.text(text, x, y, options)));
-  return y + height;
 }
 
 /** The site's mark (BrandMark.astro: a shield with a check) as vector drawing, `size` points square. */
@@ -204,138 +204,361 @@ function entryDetails(e: PastPerformanceEntry): string {
     .join(' · ');
 }
 
-const STYLE = {
-  h2: { font: 'bold', size: 10.5, color: COLOR.brand700 },
-  itemTitle: { font: 'semibold', size: 9, color: COLOR.ink },
-  itemText: { font: 'regular', size: 8.5, color: COLOR.body, lineGap: 0.5 },
-  meta: { font: 'regular', size: 7.5, color: COLOR.muted },
-  term: { font: 'semibold', size: 7.5, color: COLOR.muted },
-  value: { font: 'regular', size: 8.5, color: COLOR.ink, lineGap: 0.5 },
-} satisfies Record<string, TextStyle>;
+/** The text styles at a body size (8.5 pt: the sizes the statement had before it could grow). */
+function stylesAt(body: number) {
+  const d = body - 8.5;
+  return {
+    h2: { font: 'bold', size: 10.5 + d, color: COLOR.brand700 },
+    itemTitle: { font: 'semibold', size: 9 + d, color: COLOR.ink },
+    itemText: { font: 'regular', size: body, color: COLOR.body, lineGap: 0.5 },
+    meta: { font: 'regular', size: 7.5 + d, color: COLOR.muted },
+    term: { font: 'semibold', size: 7.5 + d, color: COLOR.muted },
+    value: { font: 'regular', size: body, color: COLOR.ink, lineGap: 0.5 },
+  } satisfies Record<string, TextStyle>;
+}
+type Styles = ReturnType<typeof stylesAt>;
+
+/**
+ * Where the body is laid out: `dry` measures only (nothing drawn, no structure made: an element
+ * made but left outside the tree keeps PDFKit's document from ever finishing).
+ */
+interface Pen {
+  doc: Doc;
+  dry: boolean;
+  st: Styles;
+  /** Heights and shortened texts already measured in this document: the plans tried measure the same texts again and again. */
+  memo: Map<string, number | string>;
+}
+
+/** A pen for `doc` at a body size (sharing `memo` with the other pens of the same document). */
+const penFor = (doc: Doc, body: number, dry: boolean, memo: Pen['memo']): Pen => ({ doc, dry, st: stylesAt(body), memo });
+
+/** The height of `text` in `style` at `width`, measured once a document. */
+function heightOf(pen: Pen, text: string, width: number, style: TextStyle): number {
+  const key = `h|${style.font}|${style.size}|${style.lineGap ?? 0}|${width}|${text}`;
+  let height = pen.memo.get(key) as number | undefined;
+  if (height === undefined) {
+    setStyle(pen.doc, style);
+    height = pen.doc.heightOfString(text, { width, lineGap: style.lineGap ?? 0 });
+    pen.memo.set(key, height);
+  }
+  return height;
+}
+
+/** `fitText` in `style`, worked out once a document. */
+function fitted(pen: Pen, text: string, width: number, lines: number, style: TextStyle): string {
+  const key = `f|${style.font}|${style.size}|${style.lineGap ?? 0}|${width}|${lines}|${text}`;
+  let fit = pen.memo.get(key) as string | undefined;
+  if (fit === undefined) {
+    setStyle(pen.doc, style);
+    fit = fitText(pen.doc, text, width, lines, style.lineGap ?? 0);
+    pen.memo.set(key, fit);
+  }
+  return fit;
+}
+
+/** A structure element under `parent`, or nothing while measuring. */
+function element(pen: Pen, parent: Struct | undefined, role: string): Struct | undefined {
+  if (pen.dry || !parent) return undefined;
+  const el = pen.doc.struct(role);
+  parent.add(el);
+  return el;
+}
+
+/** A text block at (x, y): tagged as `role` under `parent`; answers the y below it. */
+function block(
+  pen: Pen,
+  parent: Struct | undefined,
+  role: string,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  style: TextStyle,
+): number {
+  const { doc } = pen;
+  setStyle(doc, style);
+  const options = { width, lineGap: style.lineGap ?? 0 };
+  const height = doc.heightOfString(text, options);
+  if (!pen.dry && parent) parent.add(doc.struct(role, {}, () => doc.text(text, x, y, options)));
+  return y + height;
+}
 
 /** A section heading with a rule under it; answers the y below. */
-function heading(doc: Doc, parent: Struct, text: string, x: number, y: number, width: number): number {
-  const below = block(doc, parent, 'H2', text.toUpperCase(), x, y, width, STYLE.h2);
-  artifact(doc, () => {
-    doc
-      .moveTo(x, below + 2)
-      .lineTo(x + width, below + 2)
-      .lineWidth(1)
-      .stroke(COLOR.line);
-  });
+function heading(pen: Pen, parent: Struct | undefined, text: string, x: number, y: number, width: number): number {
+  const below = block(pen, parent, 'H2', text.toUpperCase(), x, y, width, pen.st.h2);
+  if (!pen.dry)
+    artifact(pen.doc, () => {
+      pen.doc
+        .moveTo(x, below + 2)
+        .lineTo(x + width, below + 2)
+        .lineWidth(1)
+        .stroke(COLOR.line);
+    });
   return below + 7;
 }
 
-/**
- * A list of items, each a title and up to `lines` lines of text, while they fit above `bottom`
- * (an item that does not fit, and those after it, are left out). Answers the y below and how many fit.
- */
-function itemList(
-  doc: Doc,
-  parent: Struct,
+/** A titled list of items, each a whole title and up to two lines of text; answers the y below, or null when one does not fit above `bottom`. */
+function itemSection(
+  pen: Pen,
+  parent: Struct | undefined,
+  title: string,
   items: readonly Item[],
-  { x, y, width, bottom, lines }: { x: number; y: number; width: number; bottom: number; lines: number },
-): { y: number; count: number } {
-  // Added to the tree with its first item (see pastPerformance).
-  let list: Struct | undefined;
-  let count = 0;
+  x: number,
+  y: number,
+  width: number,
+): number | null {
+  if (items.length === 0) return y;
   const bullet = 8;
+  const inner = width - bullet;
+  y = heading(pen, parent, title, x, y, width);
+  const list = element(pen, parent, 'L');
   for (const item of items) {
-    setStyle(doc, STYLE.itemTitle);
-    const title = fitText(doc, item.title, width - bullet, 1);
-    setStyle(doc, STYLE.itemText);
-    const text = item.description ? fitText(doc, item.description, width - bullet, lines, STYLE.itemText.lineGap) : '';
-    setStyle(doc, STYLE.itemTitle);
-    const titleHeight = doc.heightOfString(title || 'X', { width: width - bullet });
-    setStyle(doc, STYLE.itemText);
-    const textHeight = text ? doc.heightOfString(text, { width: width - bullet, lineGap: STYLE.itemText.lineGap }) : 0;
-    if (!title || y + titleHeight + textHeight > bottom) break;
-    if (!list) {
-      list = doc.struct('L');
-      parent.add(list);
-    }
-    const li = doc.struct('LI');
-    list.add(li);
+    const text = item.description ? fitted(pen, item.description, inner, 2, pen.st.itemText) : '';
+    const height = heightOf(pen, item.title, inner, pen.st.itemTitle) + (text ? heightOf(pen, text, inner, pen.st.itemText) : 0);
+    if (y + height > BODY_BOTTOM) return null;
+    const li = element(pen, list, 'LI');
     const top = y;
-    artifact(doc, () => doc.rect(x, top + 3, 3.5, 3.5).fill(COLOR.brand700));
-    const body = doc.struct('LBody');
-    li.add(body);
-    y = block(doc, body, 'P', title, x + bullet, y, width - bullet, STYLE.itemTitle);
-    if (text) y = block(doc, body, 'P', text, x + bullet, y, width - bullet, STYLE.itemText);
-    body.end();
-    li.end();
+    if (!pen.dry) artifact(pen.doc, () => pen.doc.rect(x, top + 3, 3.5, 3.5).fill(COLOR.brand700));
+    const body = element(pen, li, 'LBody');
+    y = block(pen, body, 'P', item.title, x + bullet, y, inner, pen.st.itemTitle);
+    if (text) y = block(pen, body, 'P', text, x + bullet, y, inner, pen.st.itemText);
+    body?.end();
+    li?.end();
     y += 5;
-    count++;
   }
   list?.end();
-  return { y, count };
+  return y + 6;
 }
 
-/** Past performance, newest first, as many as fit above `bottom`. */
-function pastPerformance(doc: Doc, parent: Struct, entries: readonly PastPerformanceEntry[], y: number, bottom: number): number {
-  // The list joins the tree with its first entry: an element made but left outside the tree keeps
-  // PDFKit's document from ever finishing (a publish would wait for it forever).
-  let list: Struct | undefined;
-  for (const e of newestFirst(entries)) {
-    setStyle(doc, STYLE.itemTitle);
-    const title = fitText(doc, `${e.title} — ${e.customer}`, MAIN_WIDTH, 2);
-    const titleHeight = doc.heightOfString(title || 'X', { width: MAIN_WIDTH });
-    setStyle(doc, STYLE.meta);
+/** Past performance, newest first; the y below, or null when an entry does not fit. */
+function pastPerformanceSection(pen: Pen, parent: Struct | undefined, entries: readonly PastPerformanceEntry[], y: number): number | null {
+  if (entries.length === 0) return y;
+  y = heading(pen, parent, 'Past Performance', MAIN_X, y, MAIN_WIDTH);
+  const list = element(pen, parent, 'L');
+  for (const e of entries) {
+    const title = `${e.title} — ${e.customer}`;
     const details = entryDetails(e);
-    const detailsHeight = doc.heightOfString(details, { width: MAIN_WIDTH });
-    setStyle(doc, STYLE.itemText);
-    const summary = fitText(doc, e.summary, MAIN_WIDTH, 3, STYLE.itemText.lineGap);
-    const summaryHeight = summary ? doc.heightOfString(summary, { width: MAIN_WIDTH, lineGap: STYLE.itemText.lineGap }) : 0;
-    if (!title || y + titleHeight + detailsHeight + summaryHeight + 2 > bottom) break;
-    if (!list) {
-      // The heading only with an entry under it: measured before it is drawn.
-      setStyle(doc, STYLE.h2);
-      const headingHeight = doc.heightOfString('PAST PERFORMANCE', { width: MAIN_WIDTH }) + 7;
-      if (y + headingHeight + titleHeight + detailsHeight + summaryHeight + 2 > bottom) break;
-      y = heading(doc, parent, 'Past Performance', MAIN_X, y, MAIN_WIDTH);
-      list = doc.struct('L');
-      parent.add(list);
-    }
-    const li = doc.struct('LI');
-    list.add(li);
-    const body = doc.struct('LBody');
-    li.add(body);
-    y = block(doc, body, 'P', title, MAIN_X, y, MAIN_WIDTH, STYLE.itemTitle);
-    y = block(doc, body, 'P', details, MAIN_X, y + 1, MAIN_WIDTH, STYLE.meta) + 1;
-    if (summary) y = block(doc, body, 'P', summary, MAIN_X, y, MAIN_WIDTH, STYLE.itemText);
-    body.end();
-    li.end();
+    const summary = fitted(pen, e.summary, MAIN_WIDTH, 3, pen.st.itemText);
+    const height =
+      heightOf(pen, title, MAIN_WIDTH, pen.st.itemTitle) +
+      heightOf(pen, details, MAIN_WIDTH, pen.st.meta) +
+      (summary ? heightOf(pen, summary, MAIN_WIDTH, pen.st.itemText) : 0) +
+      2;
+    if (y + height > BODY_BOTTOM) return null;
+    const li = element(pen, list, 'LI');
+    const body = element(pen, li, 'LBody');
+    y = block(pen, body, 'P', title, MAIN_X, y, MAIN_WIDTH, pen.st.itemTitle);
+    y = block(pen, body, 'P', details, MAIN_X, y + 1, MAIN_WIDTH, pen.st.meta) + 1;
+    if (summary) y = block(pen, body, 'P', summary, MAIN_X, y, MAIN_WIDTH, pen.st.itemText);
+    body?.end();
+    li?.end();
     y += 7;
   }
   list?.end();
   return y;
 }
 
-/** The company-data or contact column: a heading, then each fact as a term and its values. */
-function factList(doc: Doc, parent: Struct, title: string, facts: readonly Fact[], y: number, bottom: number): number {
-  if (facts.length === 0) return y;
-  const x = SIDE_X + 10;
-  const width = SIDE_WIDTH - 20;
-  y = heading(doc, parent, title, x, y, width);
-  const list = doc.struct('L');
-  parent.add(list);
+/** The height one fact takes: its term and each value whole. */
+const factHeight = (pen: Pen, fact: Fact, width: number) =>
+  heightOf(pen, fact.term.toUpperCase(), width, pen.st.term) +
+  1 +
+  fact.values.reduce((h, v) => h + heightOf(pen, v, width, pen.st.value) + 1, 0) +
+  5;
+
+/**
+ * Facts (a term and its values, each printed whole) under a heading, in order, while they fit
+ * above `bottom`: answers the y below and how many were placed.
+ */
+function factSection(
+  pen: Pen,
+  parent: Struct | undefined,
+  title: string,
+  facts: readonly Fact[],
+  { x, y, width, bottom }: { x: number; y: number; width: number; bottom: number },
+): { y: number; placed: number } {
+  if (facts.length === 0) return { y, placed: 0 };
+  const headed = heightOf(pen, title.toUpperCase(), width, pen.st.h2) + 7;
+  if (y + headed + factHeight(pen, facts[0]!, width) > bottom) return { y, placed: 0 };
+  y = heading(pen, parent, title, x, y, width);
+  const list = element(pen, parent, 'L');
+  let placed = 0;
   for (const fact of facts) {
-    setStyle(doc, STYLE.value);
-    const values = fact.values.map((v) => fitText(doc, v, width, 2, STYLE.value.lineGap)).filter(Boolean);
-    const valueHeight = values.reduce((h, v) => h + doc.heightOfString(v, { width, lineGap: STYLE.value.lineGap }) + 1, 0);
-    if (values.length === 0 || y + 10 + valueHeight > bottom) continue;
-    const li = doc.struct('LI');
-    list.add(li);
-    y = block(doc, li, 'Lbl', fact.term.toUpperCase(), x, y, width, STYLE.term) + 1;
-    const body = doc.struct('LBody');
-    li.add(body);
-    for (const v of values) y = block(doc, body, 'P', v, x, y, width, STYLE.value) + 1;
-    body.end();
-    li.end();
+    if (y + factHeight(pen, fact, width) > bottom) break;
+    const li = element(pen, list, 'LI');
+    y = block(pen, li, 'Lbl', fact.term.toUpperCase(), x, y, width, pen.st.term) + 1;
+    const body = element(pen, li, 'LBody');
+    for (const v of fact.values) y = block(pen, body, 'P', v, x, y, width, pen.st.value) + 1;
+    body?.end();
+    li?.end();
     y += 5;
+    placed++;
   }
-  list.end();
-  return y + 4;
+  list?.end();
+  return { y: y + 4, placed };
+}
+
+/** What a layout places: the content kept, at a body size, with the two sections that may change column. */
+interface Plan {
+  body: number;
+  competencies: Item[];
+  differentiators: Item[];
+  pastPerformance: PastPerformanceEntry[];
+  /** Differentiators in the side column (under the contact) instead of the main one. */
+  differentiatorsSide: boolean;
+  /** The contact block in the main column instead of the side one. */
+  contactMain: boolean;
+  /** What was left out, as the back office says it. */
+  leftOut: string[];
+}
+
+/** Where a layout ended: each column's last y, and whether everything of its plan was placed. */
+interface Placed {
+  fits: boolean;
+  mainY: number;
+  sideY: number;
+}
+
+/**
+ * Lays out the body: the side column's company data first measured (facts that do not fit there
+ * continue in the main column, never left out), then the main column (overview, competencies, the
+ * company data that continues, the contact and differentiators where the plan puts them, past
+ * performance), then the side column, so the structure tree reads main column, then side.
+ */
+function layBody(pen: Pen, root: Struct | undefined, input: StatementInput, plan: Plan): Placed {
+  const sideArgs = { x: FACT_X, y: BODY_TOP, width: FACT_WIDTH, bottom: BODY_BOTTOM };
+  const inSide = factSection({ ...pen, dry: true }, undefined, 'Company Data', input.facts, sideArgs).placed;
+  const overflow = input.facts.slice(inSide);
+  const contactMain = plan.contactMain || overflow.length > 0;
+
+  const main = element(pen, root, 'Sect');
+  let y: number | null = BODY_TOP;
+  const overview = input.overview ? fitted(pen, input.overview, MAIN_WIDTH, 4, pen.st.itemText) : '';
+  if (overview) {
+    y = heading(pen, main, 'Company Overview', MAIN_X, y, MAIN_WIDTH);
+    y = block(pen, main, 'P', overview, MAIN_X, y, MAIN_WIDTH, pen.st.itemText) + 10;
+  }
+  let fits = true;
+  const mainFacts = (title: string, facts: readonly Fact[]) => {
+    if (y === null || facts.length === 0) return;
+    const placed = factSection(pen, main, title, facts, { x: MAIN_X, y, width: MAIN_WIDTH, bottom: BODY_BOTTOM });
+    if (placed.placed < facts.length) fits = false;
+    y = placed.y;
+  };
+  y = itemSection(pen, main, 'Core Competencies', plan.competencies, MAIN_X, y, MAIN_WIDTH);
+  mainFacts(inSide > 0 ? 'Company Data (continued)' : 'Company Data', overflow);
+  if (contactMain) mainFacts('Contact', input.contact);
+  if (y !== null && !plan.differentiatorsSide) y = itemSection(pen, main, 'Differentiators', plan.differentiators, MAIN_X, y, MAIN_WIDTH);
+  if (y !== null) y = pastPerformanceSection(pen, main, plan.pastPerformance, y);
+  main?.end();
+  if (y === null) fits = false;
+
+  // The side column: its band, the company data, then the contact and differentiators where the plan puts them.
+  if (!pen.dry) artifact(pen.doc, () => pen.doc.rect(SIDE_X, BODY_TOP - 8, SIDE_WIDTH, BODY_BOTTOM - BODY_TOP + 8).fill(COLOR.surface));
+  const side = element(pen, root, 'Sect');
+  let sideY: number | null = factSection(pen, side, 'Company Data', input.facts.slice(0, inSide), sideArgs).y;
+  if (!contactMain) {
+    const placed = factSection(pen, side, 'Contact', input.contact, { ...sideArgs, y: sideY });
+    if (placed.placed < input.contact.length) fits = false;
+    sideY = placed.y;
+  }
+  if (plan.differentiatorsSide) sideY = itemSection(pen, side, 'Differentiators', plan.differentiators, FACT_X, sideY, FACT_WIDTH);
+  side?.end();
+  if (sideY === null) fits = false;
+  return { fits, mainY: y ?? BODY_BOTTOM, sideY: sideY ?? BODY_BOTTOM };
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The plans to try, best first: everything at each body size, largest first; then, at the floor,
+ * less, as the generator says. Company data is never left out.
+ */
+function* plans(input: StatementInput): Generator<Omit<Plan, 'differentiatorsSide' | 'contactMain'>> {
+  const competencies = input.competencies.slice(0, MAX_COMPETENCIES);
+  const differentiators = input.differentiators.slice(0, MAX_DIFFERENTIATORS);
+  const past = newestFirst(input.pastPerformance);
+  const plan = (body: number, c: number, d: number, p: number) => ({
+    body,
+    competencies: competencies.slice(0, c),
+    differentiators: differentiators.slice(0, d),
+    pastPerformance: past.slice(0, p),
+    leftOut: [
+      ...(p < past.length
+        ? [plural(past.length - p, `${p ? 'older ' : ''}past-performance entry`, `${p ? 'older ' : ''}past-performance entries`)]
+        : []),
+      ...(d < input.differentiators.length ? [plural(input.differentiators.length - d, 'differentiator', 'differentiators')] : []),
+      ...(c < input.competencies.length ? [plural(input.competencies.length - c, 'competency', 'competencies')] : []),
+    ],
+  });
+  const [c, d, p] = [competencies.length, differentiators.length, past.length];
+  for (const body of BODY_SIZES) yield plan(body, c, d, p);
+  // At the floor: the oldest past performance first (two entries kept), differentiators beyond
+  // three, competencies beyond six; then the rest of each, past performance last of all.
+  const floor = BODY_SIZES.at(-1)!;
+  const [p2, d3, c6] = [Math.min(p, 2), Math.min(d, 3), Math.min(c, 6)];
+  for (let k = p - 1; k >= p2; k--) yield plan(floor, c, d, k);
+  for (let k = d - 1; k >= d3; k--) yield plan(floor, c, k, p2);
+  for (let k = c - 1; k >= c6; k--) yield plan(floor, k, d3, p2);
+  for (let k = d3 - 1; k >= 0; k--) yield plan(floor, c6, k, p2);
+  for (let k = c6 - 1; k >= 4; k--) yield plan(floor, k, 0, p2);
+  for (let k = p2 - 1; k >= 0; k--) yield plan(floor, Math.min(c6, 4), 0, k);
+}
+
+/** The columns' arrangements to try: as designed first, then a section moved to the other column. */
+const ARRANGEMENTS = [
+  { differentiatorsSide: false, contactMain: false },
+  { differentiatorsSide: true, contactMain: false },
+  { differentiatorsSide: false, contactMain: true },
+  { differentiatorsSide: true, contactMain: true },
+];
+
+/**
+ * The plan the page is written with: the first (largest type, most content) that fits. Where
+ * content had to be left out, the arrangement whose columns end closest together is taken, so
+ * that neither column stays empty at the bottom while something was left out; else the first.
+ */
+function choosePlan(doc: Doc, input: StatementInput, memo: Pen['memo']): Plan {
+  const placed = (candidate: Omit<Plan, keyof (typeof ARRANGEMENTS)[number]>): Plan | undefined => {
+    const pen = penFor(doc, candidate.body, true, memo);
+    const at = (a: (typeof ARRANGEMENTS)[number]) => {
+      const plan = { ...candidate, ...a };
+      return { plan, placed: layBody(pen, undefined, input, plan) };
+    };
+    const gap = (f: ReturnType<typeof at>) => Math.abs(f.placed.mainY - f.placed.sideY);
+    const first = at(ARRANGEMENTS[0]!);
+    if (first.placed.fits && (candidate.leftOut.length === 0 || gap(first) <= BALANCE)) return first.plan;
+    const fitting = [first, ...ARRANGEMENTS.slice(1).map(at)].filter((f) => f.placed.fits);
+    return fitting.length ? fitting.reduce((best, f) => (gap(f) < gap(best) ? f : best)).plan : undefined;
+  };
+  const all = [...plans(input)];
+  // Everything, at each body size from the largest.
+  for (const candidate of all.slice(0, BODY_SIZES.length)) {
+    const plan = placed(candidate);
+    if (plan) return plan;
+  }
+  // Less at the floor: each plan holds less than the one before, so the first that fits is found
+  // by halving (five layouts where trying each took twenty).
+  const less = all.slice(BODY_SIZES.length);
+  let [lo, hi] = [0, less.length - 1];
+  let found: Plan | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const plan = placed(less[mid]!);
+    if (plan) [found, hi] = [plan, mid - 1];
+    else lo = mid + 1;
+  }
+  return found ?? { ...all.at(-1)!, ...ARRANGEMENTS[0]! };
+}
+
+/** What the statement leaves out of `input` to stay one page (none when everything fits), as the back office says it. */
+export async function statementLeftOut(input: StatementInput): Promise<string[]> {
+  const faces = await openFonts();
+  const doc = new PDFDocument({ size: 'LETTER', autoFirstPage: true });
+  for (const [name, font] of Object.entries(faces)) doc.registerFont(name, font as unknown as Buffer);
+  const { leftOut } = choosePlan(doc, input, new Map());
+  doc.end();
+  return leftOut;
 }
 
 /** The capability statement as PDF bytes. */
@@ -404,47 +627,20 @@ export async function capabilityStatementPdf(input: StatementInput, opts: { webs
   setStyle(doc, taglineStyle);
   const tagline = input.tagline ? fitText(doc, input.tagline, nameWidth, 2) : '';
   const taglineHeight = tagline ? doc.heightOfString(tagline, { width: nameWidth }) + 3 : 0;
+  const pen = penFor(doc, BODY_SIZES.at(-1)!, false, new Map());
   let y = (HEADER_HEIGHT - nameHeight - taglineHeight) / 2;
-  y = block(doc, root, 'H1', name, nameX, y, nameWidth, nameStyle);
-  if (tagline) block(doc, root, 'P', tagline, nameX, y + 3, nameWidth, taglineStyle);
-  block(doc, root, 'P', 'CAPABILITY STATEMENT', PAGE.width - PAGE.margin - labelWidth, HEADER_HEIGHT / 2 - 5, labelWidth, {
+  y = block(pen, root, 'H1', name, nameX, y, nameWidth, nameStyle);
+  if (tagline) block(pen, root, 'P', tagline, nameX, y + 3, nameWidth, taglineStyle);
+  block(pen, root, 'P', 'CAPABILITY STATEMENT', PAGE.width - PAGE.margin - labelWidth, HEADER_HEIGHT / 2 - 5, labelWidth, {
     font: 'bold',
     size: 9,
     color: COLOR.teal300,
   });
 
-  const top = HEADER_HEIGHT + 22;
-  const bottom = FOOTER_TOP - 10;
-
-  // Main column: what the business does, why it, and what it has done.
-  const main = doc.struct('Sect');
-  root.add(main);
-  y = top;
-  setStyle(doc, STYLE.itemText);
-  const overview = input.overview ? fitText(doc, input.overview, MAIN_WIDTH, 4, STYLE.itemText.lineGap) : '';
-  if (overview) {
-    y = heading(doc, main, 'Company Overview', MAIN_X, y, MAIN_WIDTH);
-    y = block(doc, main, 'P', overview, MAIN_X, y, MAIN_WIDTH, STYLE.itemText) + 10;
-  }
-  if (input.competencies.length) {
-    y = heading(doc, main, 'Core Competencies', MAIN_X, y, MAIN_WIDTH);
-    y = itemList(doc, main, input.competencies.slice(0, MAX_COMPETENCIES), { x: MAIN_X, y, width: MAIN_WIDTH, bottom, lines: 2 }).y + 6;
-  }
-  if (input.differentiators.length && y + 50 < bottom) {
-    y = heading(doc, main, 'Differentiators', MAIN_X, y, MAIN_WIDTH);
-    y =
-      itemList(doc, main, input.differentiators.slice(0, MAX_DIFFERENTIATORS), { x: MAIN_X, y, width: MAIN_WIDTH, bottom, lines: 2 }).y + 6;
-  }
-  if (input.pastPerformance.length && y + 60 < bottom) pastPerformance(doc, main, input.pastPerformance, y, bottom);
-  main.end();
-
-  // Side column: the facts a contracting officer checks, and how to reach the business.
-  artifact(doc, () => doc.rect(SIDE_X, top - 8, SIDE_WIDTH, bottom - top + 8).fill(COLOR.surface));
-  const side = doc.struct('Sect');
-  root.add(side);
-  y = factList(doc, side, 'Company Data', input.facts, top, bottom);
-  factList(doc, side, 'Contact', input.contact, y, bottom);
-  side.end();
+  // The body: the largest type and the most content that fit, in the arrangement chosen for it.
+  const memo: Pen['memo'] = new Map();
+  const plan = choosePlan(doc, input, memo);
+  layBody(penFor(doc, plan.body, false, memo), root, input, plan);
 
   // Footer: a rule and the website, as an artifact (the contact list already names it). It sits
   // in the bottom margin, which would otherwise start a second page.
@@ -455,7 +651,7 @@ export async function capabilityStatementPdf(input: StatementInput, opts: { webs
       .lineTo(PAGE.width - PAGE.margin, FOOTER_TOP)
       .lineWidth(2)
       .stroke(COLOR.brand700);
-    setStyle(doc, STYLE.meta);
+    setStyle(doc, stylesAt(BODY_SIZES.at(-1)!).meta);
     const footer = [input.legalName, opts.website].filter(Boolean).join(' · ');
     doc.text(fitText(doc, footer, PAGE.width - 2 * PAGE.margin, 1), PAGE.margin, FOOTER_TOP + 8, {
       width: PAGE.width - 2 * PAGE.margin,

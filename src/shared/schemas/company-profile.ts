@@ -33,6 +33,16 @@ const upperOptional = (pattern: RegExp, message: string) =>
     .transform((v) => (v ? v.toUpperCase() : null))
     .refine((v) => v === null || pattern.test(v), message);
 
+/** An e-mail address, or null when left empty. */
+const optionalEmail = (message: string) =>
+  z
+    .string()
+    .trim()
+    .max(254, message)
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || EMAIL_PATTERN.test(v), message);
+
 const list = <T extends z.ZodType>(item: T, max: number, what: string) => z.array(item).max(max, `At most ${max} ${what}`).default([]);
 
 const certificationSchema = z.object({
@@ -52,6 +62,19 @@ const naicsCodeSchema = z.object({
   /** What manufacturer partners supply under this code (the partners page). */
   partnerSupply: optionalPlainText(200),
 });
+
+/** A contract vehicle the business holds: "GSA MAS" and its contract number. */
+const contractVehicleSchema = z.object({
+  name: requiredPlainText('Contract vehicle name is required', 120),
+  number: optionalPlainText(60),
+});
+
+/** A Product Service Code: 4 letters and digits (for example R408, 7030). */
+const pscCodeSchema = z
+  .string({ error: 'PSC code must be 4 letters and digits' })
+  .trim()
+  .transform((v) => v.toUpperCase())
+  .refine((v) => /^[A-Z0-9]{4}$/.test(v), 'PSC code must be 4 letters and digits');
 
 const complianceStatementSchema = z.preprocess(
   // A bare statement (the API before statuses) takes the status its words imply.
@@ -95,14 +118,15 @@ export const companyProfileSchema = z.object({
   certifications: list(certificationSchema, 20, 'certifications'),
   procurementTypes: list(requiredPlainText('Procurement type is required', 200), 20, 'procurement types'),
   naicsCodes: list(naicsCodeSchema, 30, 'NAICS codes'),
-  procurementEmail: z
-    .string()
-    .trim()
-    .max(254, 'Procurement e-mail must be a valid email address')
-    .nullish()
-    .transform((v) => (v ? v : null))
-    .refine((v) => v === null || EMAIL_PATTERN.test(v), 'Procurement e-mail must be a valid email address'),
+  procurementEmail: optionalEmail('Procurement e-mail must be a valid email address'),
   complianceStatements: list(complianceStatementSchema, 20, 'compliance statements'),
+  /** Contract vehicles held (GSA MAS, BPAs, IDIQs): the capability statement lists them. */
+  contractVehicles: list(contractVehicleSchema, 12, 'contract vehicles'),
+  /** Product Service Codes, beside the NAICS codes on the capability statement. */
+  pscCodes: list(pscCodeSchema, 20, 'PSC codes'),
+  /** The statement's point of contact (the founder, About tab): a direct e-mail and phone. */
+  contactPersonEmail: optionalEmail('Point of contact e-mail must be a valid email address'),
+  contactPersonPhone: optionalPlainText(50),
   figures: figuresSchema.prefault({}),
   /**
    * Whether the owner has confirmed the figures: until then the pages leave them out. Saving a

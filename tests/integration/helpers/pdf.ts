@@ -26,3 +26,20 @@ export async function readPdf(bytes: Uint8Array) {
     await doc.destroy();
   }
 }
+
+/** The text items of a PDF's first page with where each starts, in points from the top-left corner. */
+export async function textItems(bytes: Uint8Array): Promise<{ str: string; x: number; top: number }[]> {
+  const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false }).promise;
+  try {
+    const page = await doc.getPage(1);
+    const height = page.view[3]!;
+    return (await page.getTextContent()).items
+      .filter((i) => 'str' in i && i.str.trim() !== '')
+      .map((i) => {
+        const item = i as { str: string; transform: number[] };
+        return { str: item.str, x: item.transform[4]!, top: height - item.transform[5]! };
+      });
+  } finally {
+    await doc.destroy();
+  }
+}

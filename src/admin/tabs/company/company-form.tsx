@@ -30,11 +30,15 @@ interface CompanyForm {
   naicsCodes: { code: string; title: string; partnerSupply: string }[];
   procurementEmail: string;
   complianceStatements: { text: string; status: ComplianceStatus }[];
+  contractVehicles: { name: string; number: string }[];
+  pscCodes: { value: string }[];
+  contactPersonEmail: string;
+  contactPersonPhone: string;
   figures: Record<FigureKey, string>;
   figuresConfirmed: boolean;
 }
 
-const TEXT_LISTS = ['procurementTypes'] as const;
+const TEXT_LISTS = ['procurementTypes', 'pscCodes'] as const;
 
 function toForm(p: CompanyProfile): CompanyForm {
   return {
@@ -53,6 +57,10 @@ function toForm(p: CompanyProfile): CompanyForm {
     naicsCodes: p.naicsCodes.map((n) => ({ code: n.code, title: n.title, partnerSupply: n.partnerSupply ?? '' })),
     procurementEmail: p.procurementEmail ?? '',
     complianceStatements: p.complianceStatements.map((c) => ({ text: c.text, status: c.status })),
+    contractVehicles: p.contractVehicles.map((v) => ({ name: v.name, number: v.number ?? '' })),
+    pscCodes: p.pscCodes.map((value) => ({ value })),
+    contactPersonEmail: p.contactPersonEmail ?? '',
+    contactPersonPhone: p.contactPersonPhone ?? '',
     figures: Object.fromEntries(FIGURES.map(({ key }) => [key, p.figures[key] ?? ''])) as Record<FigureKey, string>,
     figuresConfirmed: p.figuresConfirmed,
   };
@@ -61,6 +69,7 @@ function toForm(p: CompanyProfile): CompanyForm {
 const toPayload = (v: CompanyForm) => ({
   ...v,
   procurementTypes: v.procurementTypes.map((r) => r.value),
+  pscCodes: v.pscCodes.map((r) => r.value),
 });
 
 /** Validates with the same schema as PATCH /api/admin/company-profile; a message lands under its field. */
@@ -222,6 +231,29 @@ export function CompanyProfileForm({ record, onSubmit, onCancel, focusField }: C
             ]}
             rowExtra={(index) => <NaicsRow form={form} index={index} />}
           />
+          <RowList
+            form={form}
+            name="pscCodes"
+            title="PSC codes (optional)"
+            help="Product Service Codes, such as 7030 or R408. Listed beside the NAICS codes on the capability statement."
+            addLabel="Add PSC code"
+            empty={{ value: '' }}
+            rowName={(i) => `PSC code ${i + 1}`}
+            fields={[{ key: 'value', label: 'PSC code' }]}
+          />
+          <RowList
+            form={form}
+            name="contractVehicles"
+            title="Contract vehicles (optional)"
+            help="Contracts agencies can order through, such as a GSA Multiple Award Schedule or a BPA. Listed on the capability statement."
+            addLabel="Add contract vehicle"
+            empty={{ name: '', number: '' }}
+            rowName={(i) => `Contract vehicle ${i + 1}`}
+            fields={[
+              { key: 'name', label: 'Name', help: 'For example: GSA MAS' },
+              { key: 'number', label: 'Contract number (optional)', help: 'For example: 47QSWA24D0001' },
+            ]}
+          />
         </Group>
 
         <Group title="Contact">
@@ -231,6 +263,20 @@ export function CompanyProfileForm({ record, onSubmit, onCancel, focusField }: C
             type="email"
             label="Procurement e-mail (optional)"
             help="Where contracting officers send requests for quotes. Shown on the federal capabilities page; without it, the contact e-mail is used."
+          />
+          <TextField
+            form={form}
+            name="contactPersonEmail"
+            type="email"
+            label="Point of contact’s direct e-mail (optional)"
+            help="The capability statement names the founder (About tab) as the person to call, with this e-mail; without it, the procurement or contact e-mail."
+          />
+          <TextField
+            form={form}
+            name="contactPersonPhone"
+            type="tel"
+            label="Point of contact’s direct phone (optional)"
+            help="Shown with the founder’s name on the capability statement; without it, the business phone."
           />
         </Group>
 
@@ -297,7 +343,7 @@ function TextField(props: {
   name: string;
   label: string;
   help?: string;
-  type?: 'text' | 'email' | 'date';
+  type?: 'text' | 'email' | 'date' | 'tel';
   multiline?: boolean;
   inputMode?: 'numeric';
   /** Read after the label by screen readers only: which row of a list the field belongs to. */
@@ -368,7 +414,7 @@ function NaicsRow({ form, index }: { form: Form; index: number }) {
   return <NaicsRowTools rowLabel={`NAICS code ${index + 1}`} code={code} title={title} onChoose={onChoose} />;
 }
 
-type ListName = 'certifications' | 'procurementTypes' | 'naicsCodes' | 'complianceStatements';
+type ListName = 'certifications' | 'procurementTypes' | 'naicsCodes' | 'complianceStatements' | 'contractVehicles' | 'pscCodes';
 
 /** A list of rows with add and remove; each row's inputs are named after the row. */
 function RowList(props: {

@@ -167,9 +167,18 @@ function ProfileView({ record: p }: { record: CompanyProfile }) {
             'NAICS codes',
             bullets(p.naicsCodes.map((n) => `${n.code} ${n.title}${n.partnerSupply ? ` (partners supply: ${n.partnerSupply})` : ''}`)),
           ],
+          ['PSC codes', dash(p.pscCodes.join(', '))],
+          ['Contract vehicles', bullets(p.contractVehicles.map((v) => [v.name, v.number].filter(Boolean).join(' ')))],
         ]}
       />
-      <Section title="Contact" rows={[['Procurement e-mail', <span className="break-all">{dash(p.procurementEmail)}</span>]]} />
+      <Section
+        title="Contact"
+        rows={[
+          ['Procurement e-mail', <span className="break-all">{dash(p.procurementEmail)}</span>],
+          ['Point of contact’s e-mail', <span className="break-all">{dash(p.contactPersonEmail)}</span>],
+          ['Point of contact’s phone', dash(p.contactPersonPhone)],
+        ]}
+      />
       <Section
         title="Compliance statements"
         rows={[

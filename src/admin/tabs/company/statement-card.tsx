@@ -12,8 +12,15 @@ const LINK =
  * drawn again after each publish, with Open and Download, and whether the site offers it.
  */
 export function StatementCard() {
-  const statement = useQuery(capabilityStatementQuery);
   const status = useQuery(publishStatusQuery);
+  // Asked again after each publish: what is left out follows the saves.
+  const statement = useQuery({
+    ...capabilityStatementQuery,
+    queryKey: [
+      ...capabilityStatementQuery.queryKey,
+      status.data?.lastPublishedAt ?? '',
+    ] as unknown as typeof capabilityStatementQuery.queryKey,
+  });
   const state = statement.data;
   if (!state) return null;
   return (
@@ -33,6 +40,12 @@ export function StatementCard() {
               ? 'The site offers this statement to visitors.'
               : 'The site offers your uploaded capability statement instead: turn on “Use generated statement” in the Documents tab to offer this one.'}
           </p>
+          {state.leftOut.length > 0 && (
+            <p role="status">
+              {state.leftOut.join(', ')} did not fit on the one page. Shorten the services or the past-performance summaries, or mark older
+              entries inactive, to choose what it shows.
+            </p>
+          )}
           <div className="flex flex-wrap gap-2">
             <a href={state.url} target="_blank" rel="noopener" className={LINK} aria-label="Open the capability statement (PDF, new tab)">
               Open

@@ -1,4 +1,8 @@
 import { requireAdmin } from '#server/auth/guard.ts';
+import { statementInput } from '#server/capability/statement-input.ts';
+import { statementLeftOut } from '#server/capability/statement-pdf.ts';
+import { snapshotContent } from '#server/content/site-content.ts';
+import { currentSiteUrl } from '#server/env.ts';
 import { getDb, type Db } from '#server/db/client.ts';
 import { defineHandler, json, readBody } from '#server/http.ts';
 import { actorOf } from '#server/services/audit.ts';
@@ -11,8 +15,9 @@ export const prerender = false;
 
 /**
  * The stored choice (null until set), whether the site offers the generated statement, where it
- * is, and whether an uploaded capability statement is active (without one, turning the generated
- * one off leaves buyers nothing to download).
+ * is, whether an uploaded capability statement is active (without one, turning the generated
+ * one off leaves buyers nothing to download), and what the generated one leaves out to stay one
+ * page ("2 older past-performance entries").
  */
 async function answer(db: Db) {
   const { useGenerated } = await getCapabilityStatementSetting(db);
@@ -22,6 +27,7 @@ async function answer(db: Db) {
     inUse: usesGeneratedStatement(documents, useGenerated),
     url: GENERATED_STATEMENT_PATH,
     uploadedActive: documents.some((d) => d.category === 'capability'),
+    leftOut: await statementLeftOut((await statementInput(await snapshotContent(db), currentSiteUrl())).input),
   };
 }
 

@@ -26,6 +26,10 @@ export const companyProfile = pgTable(
     naicsCodes: jsonb('naics_codes').$type<CompanyProfileValues['naicsCodes']>().notNull().default([]),
     procurementEmail: text('procurement_email'),
     complianceStatements: jsonb('compliance_statements').$type<CompanyProfileValues['complianceStatements']>().notNull().default([]),
+    contractVehicles: jsonb('contract_vehicles').$type<CompanyProfileValues['contractVehicles']>().notNull().default([]),
+    pscCodes: jsonb('psc_codes').$type<CompanyProfileValues['pscCodes']>().notNull().default([]),
+    contactPersonEmail: text('contact_person_email'),
+    contactPersonPhone: text('contact_person_phone'),
     figures: jsonb('figures')
       .$type<CompanyProfileValues['figures']>()
       .notNull()
