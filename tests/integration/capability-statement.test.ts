@@ -4,12 +4,12 @@
  * with pdf.js; only the facts that are set; made by the publisher and served from the release; and
  * the Documents tab's "Use generated statement" (PUT /api/admin/capability-statement).
  */
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { capabilityStatementPdf, statementLeftOut, type PastPerformanceEntry } from '#server/capability/statement-pdf.ts';
 import type { SiteContent } from '#server/content/site-content.ts';
-import { appMeta, auditLog, documents } from '#server/db/schema/index.ts';
+import { appMeta, auditLog, documents, pastPerformance } from '#server/db/schema/index.ts';
 import { STARTING_COMPANY } from '#shared/company.ts';
 import { renderPage } from '../helpers/bundle';
 import { content as withData } from './helpers/content-with-data';
@@ -369,5 +369,33 @@ describe('[API][ADMIN][CAPABILITY] "Use generated statement" and the published s
     await statementUntil((text) => text.includes('NAICS'));
     const audits = await t.s.db.select().from(auditLog).where(eq(auditLog.entity, 'capability-statement'));
     expect(audits.map((a) => a.after)).toEqual([{ useGenerated: false }, { useGenerated: true }]);
+  });
+
+  it('says what the statement leaves out to stay one page: the owner reads it on the statement card', async () => {
+    const rows = await t.s.db
+      .insert(pastPerformance)
+      .values(
+        Array.from({ length: 14 }, (_, n) => ({
+          customer: 'Department of Veterans Affairs',
+          title: `Field kits order ${n + 1}`,
+          summary: 'Delivered rugged laptops with imaging and asset tags to field offices on schedule, with weekly status reports. '.repeat(
+            4,
+          ),
+          periodStart: `${2010 + n}-01`,
+          periodEnd: `${2011 + n}-01`,
+        })),
+      )
+      .returning({ id: pastPerformance.id });
+    try {
+      const { leftOut } = (await ok('GET', PATH)) as { leftOut: string[] };
+      expect(leftOut[0]).toMatch(/^\d+ older past-performance entries$/);
+    } finally {
+      await t.s.db.delete(pastPerformance).where(
+        inArray(
+          pastPerformance.id,
+          rows.map((r) => r.id),
+        ),
+      );
+    }
   });
 });

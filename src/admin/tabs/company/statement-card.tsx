@@ -13,13 +13,15 @@ const LINK =
  */
 export function StatementCard() {
   const status = useQuery(publishStatusQuery);
-  // Asked again after each publish: what is left out follows the saves.
+  // Asked again after each publish (what is left out follows the saves), the last answer shown
+  // meanwhile: the card, and the thumbnail drawn in it, stay as they are.
   const statement = useQuery({
     ...capabilityStatementQuery,
     queryKey: [
       ...capabilityStatementQuery.queryKey,
       status.data?.lastPublishedAt ?? '',
     ] as unknown as typeof capabilityStatementQuery.queryKey,
+    placeholderData: (previous) => previous,
   });
   const state = statement.data;
   if (!state) return null;
