@@ -8,6 +8,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '#server/db/client.ts';
 import { headerCta, insights } from '#server/db/schema/index.ts';
+import { errorResponse } from '#server/http.ts';
+import { expectLogs } from './helpers/expected-logs';
 
 /*
  * The embedded database runs on a thread of its own (decision 023): its queries do not hold the
@@ -134,5 +136,40 @@ describe('[DB][THREAD] the embedded database on its own thread', () => {
     });
     expect(out).toContain('opened');
     expect(code).toBe(0);
+  }, 60_000);
+
+  it('a thread that dies: what it was asked fails as a lost connection (503), and the database opens again in a new thread', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thread-crash-'));
+    const disk = await openDatabase({ dir: path.join(dir, 'pglite') });
+    const logs = expectLogs('the embedded database stopped');
+    try {
+      await disk.db.insert(insights).values(article('kept-row', 'Kept'));
+      // A transaction open and a long query running when the thread dies.
+      let txQuery: (() => Promise<unknown>) | undefined;
+      const txDone = disk.pglite!.transaction(async (tx) => {
+        await tx.query('select 1');
+        await new Promise<void>((resolve) => (txQuery = async () => (resolve(), tx.query('select 2'))));
+      });
+      await expect.poll(() => txQuery !== undefined).toBe(true);
+      const running = disk.pglite!.query('select pg_sleep(5)');
+      await disk.pglite!.crashThread();
+      const lost = await running.then(
+        () => undefined,
+        (err: Error & { code?: string }) => err,
+      );
+      expect(lost?.code).toBe('CONNECTION_CLOSED');
+      expect(errorResponse(lost, '/api/insights').status).toBe(503);
+      // The transaction's later queries never reach the new thread.
+      await expect(txQuery!()).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+      await txDone.catch(() => undefined);
+      // The next query waits for the new thread, and finds what was committed.
+      const rows = await disk.db.select().from(insights).where(eq(insights.slug, 'kept-row'));
+      expect(rows.map((r) => r.title)).toEqual(['Kept']);
+      expect(logs.count('the embedded database stopped')).toBe(1);
+    } finally {
+      logs.restore();
+      await disk.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -60,45 +60,67 @@ function wire(options?: QueryOptions): Record<string, unknown> | undefined {
   return parsers ? { ...rest, rawTypes: Object.keys(parsers).map(Number) } : rest;
 }
 
+/** Where a client's database is, as `EmbeddedClient.open` takes it. */
+type Where = { dir?: string; load?: Buffer; startParams?: string[] };
+
+/** A worker with the database open in it, or the error that stopped it opening. */
+async function startWorker(where: Where): Promise<Worker> {
+  // A small young generation: the worker's garbage is mostly results already sent, and V8's
+  // default one kept the server about 60 MB larger at rest (decision 023).
+  const worker = new Worker(workerFile(), { workerData: where, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+  await new Promise<void>((resolve, reject) => {
+    const early = (code: number) => reject(new Error(`The embedded database's thread stopped while opening (exit code ${code})`));
+    worker.once('exit', early);
+    worker.once('error', reject);
+    worker.once('message', (answer: Answer) => {
+      worker.off('exit', early);
+      worker.off('error', reject);
+      if (answer.error) reject(errorFrom(answer.error));
+      else resolve();
+    });
+  }).catch(async (err) => {
+    await worker.terminate();
+    throw err;
+  });
+  return worker;
+}
+
+/** What a query on a thread that stopped fails with: a lost connection (the API answers 503, retried). */
+const connectionClosed = (message: string, cause?: Error) => Object.assign(new Error(message), { code: 'CONNECTION_CLOSED', cause });
+
 export class EmbeddedClient implements EmbeddedQueries {
-  readonly #worker: Worker;
+  #worker: Worker;
+  readonly #where: Where;
   readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   #lastId = 0;
   #stopped: Error | undefined;
+  /** Counts the threads this client started: a transaction belongs to the one it began on. */
+  #thread = 0;
+  /** A new thread being started after the last one stopped. */
+  #restarting: Promise<void> | undefined;
+  #closing = false;
 
-  private constructor(worker: Worker) {
+  private constructor(worker: Worker, where: Where) {
     this.#worker = worker;
+    this.#where = where;
+    this.#attach(worker);
   }
 
   /**
    * Starts the worker and opens the database in it: on disk in `dir`, or in memory (empty, or
    * loaded from a `dumpDataDir` archive).
    */
-  static async open(where: { dir?: string; load?: Buffer; startParams?: string[] }): Promise<EmbeddedClient> {
-    // A small young generation: the worker's garbage is mostly results already sent, and V8's
-    // default one kept the server about 60 MB larger at rest (decision 023).
-    const worker = new Worker(workerFile(), { workerData: where, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
-    const client = new EmbeddedClient(worker);
-    await new Promise<void>((resolve, reject) => {
-      const early = (code: number) => reject(new Error(`The embedded database's thread stopped while opening (exit code ${code})`));
-      worker.once('exit', early);
-      worker.once('error', reject);
-      worker.once('message', (answer: Answer) => {
-        worker.off('exit', early);
-        worker.off('error', reject);
-        if (answer.error) reject(errorFrom(answer.error));
-        else resolve();
-      });
-    }).catch(async (err) => {
-      await worker.terminate();
-      throw err;
-    });
-    worker.on('message', (answer: Answer) => client.#answer(answer));
-    worker.on('error', (err) => client.#stop(err));
-    worker.on('exit', (code) => client.#stop(new Error(`The embedded database's thread stopped (exit code ${code})`)));
+  static async open(where: Where): Promise<EmbeddedClient> {
+    return new EmbeddedClient(await startWorker(where), where);
+  }
+
+  #attach(worker: Worker): void {
+    const thread = ++this.#thread;
+    worker.on('message', (answer: Answer) => this.#answer(answer));
+    worker.on('error', (err) => this.#stop(thread, err));
+    worker.on('exit', (code) => this.#stop(thread, new Error(`The embedded database's thread stopped (exit code ${code})`)));
     // Like PGlite in the same thread, an idle database does not keep the process alive.
     worker.unref();
-    return client;
   }
 
   #answer(answer: Answer): void {
@@ -110,18 +132,41 @@ export class EmbeddedClient implements EmbeddedQueries {
     else waiting.resolve(answer.result);
   }
 
-  #stop(err: Error): void {
-    if (this.#stopped) return;
+  /**
+   * The thread stopped. What it was asked fails as a lost connection does, and a database on disk
+   * is opened again in a new thread, which the next queries wait for: a thread that dies (an abort
+   * in PGlite, memory) does not leave the server without its database until someone restarts it.
+   * A database in memory is gone with its thread.
+   */
+  #stop(thread: number, cause: Error): void {
+    if (thread !== this.#thread || this.#stopped) return;
+    const err = connectionClosed(cause.message, cause);
     this.#stopped = err;
-    if (this.#pending.size > 0 || !this.#closing) log.error('the embedded database stopped', { err });
+    if (this.#pending.size > 0 || !this.#closing) log.error('the embedded database stopped', { err: cause });
     for (const waiting of this.#pending.values()) waiting.reject(err);
     this.#pending.clear();
+    if (this.#closing || !this.#where.dir) return;
+    this.#restarting = startWorker(this.#where).then(
+      (worker) => {
+        this.#restarting = undefined;
+        if (this.#closing) return void worker.terminate();
+        this.#worker = worker;
+        this.#attach(worker);
+        this.#stopped = undefined;
+        log.info('the embedded database is open again in a new thread', { dir: this.#where.dir });
+      },
+      (reopen: Error) => {
+        this.#restarting = undefined;
+        log.error('the embedded database could not be opened again', { err: reopen });
+      },
+    );
   }
 
-  #closing = false;
-
-  #call<T>(message: Message): Promise<T> {
-    if (this.#stopped) return Promise.reject(this.#stopped);
+  /** Sends `message` to the thread (`thread`: the one a transaction began on, which it must still be). */
+  async #call<T>(message: Message, thread?: number): Promise<T> {
+    if (this.#restarting && thread === undefined) await this.#restarting;
+    if (this.#stopped) throw this.#stopped;
+    if (thread !== undefined && thread !== this.#thread) throw connectionClosed('The transaction’s thread stopped');
     const id = ++this.#lastId;
     if (this.#pending.size === 0) this.#worker.ref();
     return new Promise<T>((resolve, reject) => {
@@ -144,17 +189,18 @@ export class EmbeddedClient implements EmbeddedQueries {
    */
   async transaction<T>(work: (tx: EmbeddedTx) => Promise<T>): Promise<T> {
     const tx = await this.#call<number>({ op: 'begin' });
+    const thread = this.#thread;
     let closed = false;
     const end = (commit: boolean) => {
       closed = true;
-      return this.#call<void>({ op: 'end', tx, commit });
+      return this.#call<void>({ op: 'end', tx, commit }, thread);
     };
     const open = () => {
       if (closed) throw new Error('Transaction is closed');
     };
     const client: EmbeddedTx = {
-      query: async (sql, params, options) => (open(), this.#call({ op: 'query', sql, params, options: wire(options), tx })),
-      exec: async (sql, options) => (open(), this.#call({ op: 'exec', sql, options: wire(options), tx })),
+      query: async (sql, params, options) => (open(), this.#call({ op: 'query', sql, params, options: wire(options), tx }, thread)),
+      exec: async (sql, options) => (open(), this.#call({ op: 'exec', sql, options: wire(options), tx }, thread)),
       rollback: async () => (open(), end(false)),
       get closed() {
         return closed;
@@ -171,14 +217,20 @@ export class EmbeddedClient implements EmbeddedQueries {
     return result;
   }
 
+  /** Stops the database's thread as a crash would (tests: what the server does when it dies). */
+  crashThread(): Promise<number> {
+    return this.#worker.terminate();
+  }
+
   /** PGlite's dump of its data directory (a gzipped tar). */
   dumpDataDir(): Promise<Blob> {
     return this.#call({ op: 'dump' });
   }
 
   async close(): Promise<void> {
-    if (this.#stopped) return;
     this.#closing = true;
+    await this.#restarting;
+    if (this.#stopped) return;
     try {
       await this.#call({ op: 'close' });
     } finally {
