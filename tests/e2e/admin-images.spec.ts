@@ -171,6 +171,9 @@ test('[ADMIN][IMAGES]: a failed upload reverts to the previous image; removing a
   // A deletion the server fails still clears the image here.
   await input.setInputFiles(file);
   await expect(picker.getByRole('img')).toHaveAttribute('src', /\/uploads\//);
+  // The image has no description now: the alt field takes the focus and scrolls into view. Once it
+  // has, the Remove button stays where the click is aimed (a click during that scroll missed it).
+  await expect(picker.getByLabel('Alt text')).toBeFocused();
   await page.route('**/api/upload/image', (route) =>
     route.request().method() === 'DELETE' ? route.fulfill({ status: 500, json: { success: false, message: 'No' } }) : route.fallback(),
   );
